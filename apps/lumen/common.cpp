@@ -1,0 +1,57 @@
+#include "common.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+
+#include "lumen/core/error.hpp"
+#include "lumen/io/open.hpp"
+
+namespace lumen::cli {
+
+void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
+  if (positional) cmd.add_option("table", args.path, "Table file (any format lumen reads) or a built-in name");
+  cmd.add_option("--format", args.format,
+                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy (default: detect)");
+  cmd.add_option("--dtype", args.dtype, "Storage type: f32, f16, bf16")->capture_default_str();
+  cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)");
+  cmd.add_option("--tensor", args.tensor, "safetensors: the tensor to read (default: a conventional embedding name)");
+  cmd.add_option("--vocab", args.vocab, "npy: a vocabulary file, one token per line");
+  cmd.add_option("--unicode-errors", args.unicode_errors, "Invalid UTF-8 in tokens: strict, replace, ignore")
+      ->capture_default_str();
+}
+
+Table load_table(const TableArgs& args) {
+  io::OpenOptions o;
+  if (!args.format.empty()) o.format = io::parse_format(args.format);
+  o.dtype = parse_dtype(args.dtype);
+  o.limit = args.limit;
+  o.tensor = args.tensor;
+  o.vocab_path = args.vocab;
+  o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
+  if (args.path.empty()) throw UsageError("no table given");
+  return io::open_table(args.path, o);
+}
+
+void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON (for scripts)"); }
+
+void print_json(const nlohmann::json& j) {
+  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+std::vector<std::string> stdin_lines() {
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+void set_example(CLI::App& cmd, const std::vector<std::string>& examples) {
+  std::string f = examples.size() == 1 ? "Example:" : "Examples:";
+  for (auto& e : examples) f += "\n  " + e;
+  cmd.footer(f);
+}
+
+}  // namespace lumen::cli

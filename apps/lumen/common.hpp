@@ -1,0 +1,39 @@
+#pragma once
+// Helpers every command shares: output as text or JSON, the table argument, stdin batches.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "lumen/core/table.hpp"
+
+namespace lumen::cli {
+
+// Options common to commands that read a table: the path (or a built-in name) and how to read it.
+struct TableArgs {
+  std::string path;          // empty: the default table
+  std::string format;        // empty: detect from content
+  std::string dtype = "f32";
+  std::size_t limit = 0;     // 0: all rows
+  std::string tensor;        // safetensors tensor name
+  std::string vocab;         // vocabulary file for .npy
+  std::string unicode_errors = "strict";
+};
+
+// Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg.
+void add_table_options(CLI::App& cmd, TableArgs& args, bool positional = true);
+// Opens the table the arguments name (a file of any format, or a built-in name).
+Table load_table(const TableArgs& args);
+
+// Adds --json to a command.
+void add_json_flag(CLI::App& cmd, bool& json);
+// Prints a JSON value on stdout (one line, then a newline).
+void print_json(const nlohmann::json& j);
+
+// Reads non-empty lines from stdin (for commands given no query on the command line).
+std::vector<std::string> stdin_lines();
+
+// Sets the footer to "Example:\n  <example>" lines.
+void set_example(CLI::App& cmd, const std::vector<std::string>& examples);
+
+}  // namespace lumen::cli

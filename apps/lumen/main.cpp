@@ -1,0 +1,78 @@
+// lumen: the CLI. Parsing and printing only; all the work is in the library.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <fmt/format.h>
+#include <map>
+#include <new>
+
+#include "command.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/core/threads.hpp"
+
+namespace lumen::cli {
+std::vector<Command>& registry() {
+  static std::vector<Command> r;
+  return r;
+}
+}  // namespace lumen::cli
+
+int main(int argc, char** argv) {
+  using namespace lumen::cli;
+  CLI::App app{"lumen: a toolkit for the embedding layer of language models (the V x d table E)", "lumen"};
+  app.set_version_flag("--version", std::string("lumen ") + LUMEN_VERSION);
+  app.require_subcommand(0, 1);
+  std::size_t threads = 0;
+  bool quiet = false;
+  app.add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+  app.add_flag("-q,--quiet", quiet, "No progress bars");
+  app.footer(
+      "Run `lumen` alone for a tour of the embedding layer; `lumen COMMAND --help` for a command.\n"
+      "Exit codes: 0 ok, 1 bad input (file, word, id), 2 bad usage, 3 internal error, 130 interrupted.");
+
+  auto& cmds = registry();
+  std::stable_sort(cmds.begin(), cmds.end(), [](const Command& a, const Command& b) { return a.order < b.order; });
+  std::map<CLI::App*, Action> actions;
+  try {
+    for (auto& c : cmds) {
+      CLI::App* sub = app.add_subcommand(c.name, c.description);
+      actions[sub] = c.setup(*sub);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lumen: internal error while setting up commands: {}\n", e.what());
+    return kInternalError;
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kUsageError;
+  }
+
+  lumen::set_default_threads(threads);
+  if (quiet) lumen::Progress::set_enabled(false);
+
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action ? action() : kOk;  // nested subcommands dispatch inside action
+    // No command: the main job, the tour, with its defaults.
+    for (auto& [sub, action] : actions)
+      if (sub->get_name() == "tour" && action) return action();
+    fmt::print("{}", app.help());
+    return kOk;
+  } catch (const lumen::UsageError& e) {
+    fmt::print(stderr, "lumen: {}\n", e.what());
+    return kUsageError;
+  } catch (const lumen::InputError& e) {
+    fmt::print(stderr, "lumen: {}\n", e.what());
+    return kInputError;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "lumen: out of memory\n");
+    return kInternalError;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lumen: internal error: {}\n", e.what());
+    return kInternalError;
+  }
+}

@@ -1,0 +1,72 @@
+#pragma once
+// lumen never prints and never exits: it throws these. The CLI maps them to exit codes (docs/exit-codes.md).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lumen {
+
+// Base of every lumen error. what() says what went wrong and where.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Bad input data: a malformed file, an unknown word, an out-of-range id. CLI exit code 1.
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A file that cannot be parsed: names the file, the line (1-based, 0 if n/a) or byte offset, and what was expected.
+class ParseError : public InputError {
+ public:
+  ParseError(const std::string& file, std::uint64_t line, std::uint64_t offset, const std::string& what);
+  const std::string& file() const { return file_; }
+  std::uint64_t line() const { return line_; }
+  std::uint64_t offset() const { return offset_; }
+
+ private:
+  std::string file_;
+  std::uint64_t line_;
+  std::uint64_t offset_;
+};
+
+// An id outside [0, V): names the id and its position in the input.
+class IdError : public InputError {
+ public:
+  IdError(std::int64_t id, std::size_t position, std::int64_t vocab_size);
+  std::int64_t id() const { return id_; }
+  std::size_t position() const { return position_; }
+
+ private:
+  std::int64_t id_;
+  std::size_t position_;
+};
+
+// A token not in the vocabulary; carries close spellings to suggest.
+class UnknownTokenError : public InputError {
+ public:
+  UnknownTokenError(std::string token, std::vector<std::string> suggestions);
+  const std::string& token() const { return token_; }
+  const std::vector<std::string>& suggestions() const { return suggestions_; }
+
+ private:
+  std::string token_;
+  std::vector<std::string> suggestions_;
+};
+
+// Arguments that make no sense (k = 0, a negative dimension, an unknown option value). CLI exit code 2.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+// The operating system refused (cannot open, write or rename a file). CLI exit code 1.
+class IoError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+}  // namespace lumen

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything lumen needs to build and test, from Debian's packages. Idempotent; run as root.
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake ninja-build pkg-config git
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libopenblas-dev liblapacke-dev libeigen3-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev libcpp-httplib-dev libhnswlib-dev
+  libcairo2-dev libpcre2-dev
+  clang clang-tidy clang-format cppcheck libclang-rt-14-dev
+
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Node.js (for the npm data packages and browser tests) usually ships with the machine; install Debian's only if absent.
+if ! command -v node >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+fi

@@ -1,0 +1,130 @@
+#include "lumen/core/matrix.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <limits>
+#include <new>
+
+#include "lumen/core/error.hpp"
+#include "lumen/core/kernels.hpp"
+
+namespace lumen {
+
+void Matrix::AlignedFree::operator()(std::byte* p) const { std::free(p); }
+
+Matrix::Matrix(std::size_t rows, std::size_t cols, DType dtype) : rows_(rows), cols_(cols), dtype_(dtype) {
+  const std::size_t esz = dtype_size(dtype);
+  if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / esz)
+    throw Error(fmt::format("matrix {} x {} is too large", rows, cols));
+  std::size_t bytes = rows * cols * esz;
+  const std::size_t alloc = ((bytes + 63) / 64) * 64;
+  if (alloc == 0) return;
+  void* p = std::aligned_alloc(64, alloc);
+  if (p == nullptr) throw Error(fmt::format("cannot allocate {} bytes for a {} x {} matrix", alloc, rows, cols));
+  std::memset(p, 0, alloc);
+  storage_ = std::shared_ptr<std::byte>(static_cast<std::byte*>(p), AlignedFree{});
+  data_ = storage_.get();
+}
+
+Matrix Matrix::borrow(const void* data, std::size_t rows, std::size_t cols, DType dtype,
+                      std::shared_ptr<const void> keepalive) {
+  Matrix m;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.dtype_ = dtype;
+  m.owned_ = false;
+  m.data_ = static_cast<std::byte*>(const_cast<void*>(data));
+  m.keepalive_ = std::move(keepalive);
+  return m;
+}
+
+Matrix Matrix::clone() const {
+  Matrix m(rows_, cols_, dtype_);
+  if (bytes() != 0) std::memcpy(m.data_, data_, bytes());
+  return m;
+}
+
+Matrix Matrix::to(DType dtype) const {
+  if (dtype == dtype_) return clone();
+  Matrix m(rows_, cols_, dtype);
+  const std::size_t n = size();
+  if (dtype_ == DType::f32) {
+    const float* src = f32().data();
+    if (dtype == DType::f16) kernels::f32_to_f16(src, reinterpret_cast<std::uint16_t*>(m.data_), n);
+    else kernels::f32_to_bf16(src, reinterpret_cast<std::uint16_t*>(m.data_), n);
+    return m;
+  }
+  if (dtype == DType::f32) {
+    const auto* src = reinterpret_cast<const std::uint16_t*>(data_);
+    float* dst = reinterpret_cast<float*>(m.data_);
+    if (dtype_ == DType::f16) kernels::f16_to_f32(src, dst, n);
+    else kernels::bf16_to_f32(src, dst, n);
+    return m;
+  }
+  return to(DType::f32).to(dtype);  // f16 <-> bf16 through f32 (exact first step)
+}
+
+std::byte* Matrix::mutable_data() {
+  if (!owned_) throw Error("cannot write into a borrowed (read-only) matrix; clone() it first");
+  return data_;
+}
+
+std::span<const float> Matrix::f32() const {
+  if (dtype_ != DType::f32) throw Error(fmt::format("expected an f32 matrix, got {}", dtype_name(dtype_)));
+  return {reinterpret_cast<const float*>(data_), size()};
+}
+
+std::span<float> Matrix::f32_mut() {
+  if (dtype_ != DType::f32) throw Error(fmt::format("expected an f32 matrix, got {}", dtype_name(dtype_)));
+  return {reinterpret_cast<float*>(mutable_data()), size()};
+}
+
+void Matrix::row_f32(std::size_t r, float* out) const {
+  const std::byte* p = row_ptr(r);
+  switch (dtype_) {
+    case DType::f32: std::memcpy(out, p, cols_ * sizeof(float)); break;
+    case DType::f16: kernels::f16_to_f32(reinterpret_cast<const std::uint16_t*>(p), out, cols_); break;
+    case DType::bf16: kernels::bf16_to_f32(reinterpret_cast<const std::uint16_t*>(p), out, cols_); break;
+  }
+}
+
+float Matrix::at(std::size_t r, std::size_t c) const {
+  const std::byte* p = row_ptr(r) + c * dtype_size(dtype_);
+  std::uint16_t h;
+  switch (dtype_) {
+    case DType::f32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case DType::f16: std::memcpy(&h, p, 2); return f16_to_f32(h);
+    case DType::bf16: std::memcpy(&h, p, 2); return bf16_to_f32(h);
+  }
+  return 0.0f;
+}
+
+void Matrix::set(std::size_t r, std::size_t c, float v) {
+  std::byte* p = mutable_data() + r * row_bytes() + c * dtype_size(dtype_);
+  std::uint16_t h = 0;
+  switch (dtype_) {
+    case DType::f32: std::memcpy(p, &v, 4); return;
+    case DType::f16: h = f32_to_f16(v); break;
+    case DType::bf16: h = f32_to_bf16(v); break;
+  }
+  std::memcpy(p, &h, 2);
+}
+
+Matrix Matrix::head(std::size_t n) const {
+  if (n > rows_) n = rows_;
+  Matrix m;
+  m.rows_ = n;
+  m.cols_ = cols_;
+  m.dtype_ = dtype_;
+  m.owned_ = false;
+  m.data_ = data_;
+  m.keepalive_ = storage_ ? std::shared_ptr<const void>(storage_) : keepalive_;
+  return m;
+}
+
+}  // namespace lumen

@@ -1,0 +1,63 @@
+#include "lumen/core/simd.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <string>
+
+#include "lumen/core/error.hpp"
+
+namespace lumen {
+
+std::string_view isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::generic: return "generic";
+    case Isa::avx2: return "avx2";
+    case Isa::avx512: return "avx512";
+  }
+  return "?";
+}
+
+Isa detected_isa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+    return Isa::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+    return Isa::avx2;
+  return Isa::generic;
+}
+
+std::vector<Isa> available_isas() {
+  std::vector<Isa> out;
+  const Isa best = detected_isa();
+  for (int i = 0; i <= static_cast<int>(best); ++i) out.push_back(static_cast<Isa>(i));
+  return out;
+}
+
+namespace {
+Isa initial_isa() {
+  const Isa best = detected_isa();
+  const char* env = std::getenv("LUMEN_ISA");
+  if (env == nullptr || *env == '\0') return best;
+  const std::string want(env);
+  for (Isa i : {Isa::generic, Isa::avx2, Isa::avx512})
+    if (want == isa_name(i)) return static_cast<int>(i) <= static_cast<int>(best) ? i : best;
+  return best;
+}
+
+std::atomic<int>& current() {
+  static std::atomic<int> isa{static_cast<int>(initial_isa())};
+  return isa;
+}
+}  // namespace
+
+Isa active_isa() { return static_cast<Isa>(current().load(std::memory_order_relaxed)); }
+
+void force_isa(Isa isa) {
+  if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
+    throw UsageError(fmt::format("this CPU does not support {}", isa_name(isa)));
+  current().store(static_cast<int>(isa), std::memory_order_relaxed);
+}
+
+}  // namespace lumen
