@@ -1,0 +1,52 @@
+#pragma once
+// The explorer's JSON API over the library, independent of HTTP so tests can call it directly.
+// Every request names a route and carries JSON parameters; every answer is JSON or an ApiError (a 4xx).
+// Nothing outside the loaded tables is reachable: requests name tokens, ids and numbers, never files.
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "lumen/core/table.hpp"
+
+namespace lumen::serve {
+
+// A request the client got wrong: HTTP status (400, 404, 413, 422) and a message the page shows.
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int status, const std::string& what) : std::runtime_error(what), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+// Bounds on what one request may ask for.
+struct Limits {
+  std::size_t max_k = 1000;             // neighbours per query
+  std::size_t max_map_points = 60000;   // points in a projection
+  std::size_t max_text_bytes = 16384;   // text to tokenize
+  std::size_t max_window = 64;          // rows of E shown around an id
+  std::size_t max_words = 64;           // words in a list parameter
+};
+
+class Api {
+ public:
+  // Takes the main table; the chapter's toy table is always available as table "toy".
+  explicit Api(Table table, Limits limits = {});
+  ~Api();
+
+  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "projection", "params".
+  // Throws ApiError for bad requests (unknown route: 404).
+  nlohmann::json handle(const std::string& route, const nlohmann::json& params);
+
+  const Table& table() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace lumen::serve

@@ -1,0 +1,37 @@
+#pragma once
+// `lumen serve`: an HTTP server (cpp-httplib) for the JSON API and the front-end compiled into the binary.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "lumen/serve/api.hpp"
+
+namespace lumen::serve {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";   // loopback unless the user says otherwise
+  int port = 8080;                  // 0: any free port (see Server::port())
+  std::size_t max_body_bytes = 1 << 16;
+  std::size_t threads = 8;          // request handler threads
+};
+
+class Server {
+ public:
+  Server(Api& api, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds (throws IoError if the address is taken), then serves until stop(). Blocks.
+  void run();
+  // Binds now and serves on a background thread; returns the bound port.
+  int start();
+  void stop();
+  int port() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lumen::serve

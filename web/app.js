@@ -1,0 +1,270 @@
+// lumen explorer: plain modern JavaScript over the JSON API (/api/*). No build step.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+const fmt = (x, n = 4) => (typeof x === 'number' ? x.toFixed(n) : String(x));
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+
+async function api(route, params = {}) {
+  const res = await fetch('/api/' + route, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+  });
+  const body = await res.json().catch(() => ({ error: 'HTTP ' + res.status }));
+  if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
+  return body;
+}
+
+function showError(e) {
+  const box = $('#error');
+  if (!e) { box.hidden = true; return; }
+  box.textContent = e.message || String(e);
+  box.hidden = false;
+}
+
+async function guarded(fn) {
+  showError(null);
+  try { await fn(); } catch (e) { showError(e); }
+}
+
+// Diverging colour for a value in [-m, m].
+function colour(v, m) {
+  const t = Math.max(-1, Math.min(1, m > 0 ? v / m : 0));
+  const r = t < 0 ? 255 : Math.round(255 - 200 * t), b = t > 0 ? 255 : Math.round(255 + 200 * t);
+  const g = Math.round(255 - 170 * Math.abs(t));
+  return `rgb(${r},${g},${b})`;
+}
+
+function strip(canvas, values, highlight = -1) {
+  const ctx = canvas.getContext('2d');
+  const w = canvas.width, h = canvas.height, n = values.length;
+  ctx.clearRect(0, 0, w, h);
+  const m = Math.max(1e-12, ...values.map(Math.abs));
+  for (let i = 0; i < n; i++) {
+    ctx.fillStyle = colour(values[i], m);
+    ctx.fillRect(Math.floor(i * w / n), 0, Math.ceil(w / n), h);
+  }
+  if (highlight >= 0) {
+    ctx.fillStyle = '#f59e0b';
+    const x = Math.floor(highlight * w / n);
+    ctx.fillRect(Math.max(0, x - 1), 0, Math.max(3, Math.ceil(w / n)), h);
+  }
+}
+
+// ---- views ----
+const views = ['token', 'similarity', 'arithmetic', 'map', 'calculator'];
+function show(view) {
+  for (const v of views) $('#view-' + v).hidden = v !== view;
+  for (const b of document.querySelectorAll('nav button')) b.classList.toggle('active', b.dataset.view === view);
+  location.hash = view;
+}
+for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => show(b.dataset.view));
+
+// ---- token -> one-hot -> row -> vector ----
+let dense = [];
+async function tokenize(ev) {
+  if (ev) ev.preventDefault();
+  await guarded(async () => {
+    const r = await api('tokenize', { text: $('#token-text').value });
+    const box = $('#tokens');
+    box.innerHTML = '';
+    for (const t of r.tokens) {
+      const el = document.createElement('span');
+      el.className = 'tok' + (t.id === null ? ' unknown' : '');
+      el.innerHTML = `${esc(t.display ?? t.text)}<small>${t.id === null ? '?' : t.id}</small>`;
+      el.dataset.id = t.id ?? '';
+      el.title = t.id === null ? 'not in the vocabulary' : `id ${t.id}`;
+      if (t.id !== null) el.addEventListener('click', () => selectToken(el, t.id));
+      box.appendChild(el);
+    }
+  });
+}
+
+async function selectToken(el, id) {
+  await guarded(async () => {
+    for (const t of document.querySelectorAll('.tok')) t.classList.remove('selected');
+    el.classList.add('selected');
+    const r = await api('row', { id, window: 6 });
+    $('#token-detail').hidden = false;
+    $('#onehot-caption').textContent = `length V = ${r.onehot.length}, a single 1 at position ${r.onehot.index}`;
+    const oh = $('#onehot'), ctx = oh.getContext('2d');
+    ctx.clearRect(0, 0, oh.width, oh.height);
+    ctx.fillStyle = '#e5e7eb';
+    ctx.fillRect(0, oh.height / 2 - 1, oh.width, 2);
+    ctx.fillStyle = '#f59e0b';
+    const x = Math.floor(r.onehot.index * oh.width / r.onehot.length);
+    ctx.fillRect(Math.max(0, x - 2), 0, 5, oh.height);
+    oh.dataset.index = r.onehot.index;
+    $('#rows-caption').textContent = `rows ${r.window.start}…${r.window.start + r.window.rows.length - 1} of E (V×d = ${r.V}×${r.d})`;
+    const rows = $('#rows');
+    rows.innerHTML = '';
+    for (const row of r.window.rows) {
+      const div = document.createElement('div');
+      div.className = 'row' + (row.id === r.id ? ' selected' : '');
+      div.dataset.id = row.id;
+      const c = document.createElement('canvas');
+      c.width = 600; c.height = 12;
+      div.innerHTML = `<span class="id">${row.id}</span><span class="label">${esc(row.display ?? row.token)}</span>`;
+      div.appendChild(c);
+      rows.appendChild(div);
+      strip(c, row.values);
+    }
+    dense = r.vector;
+    $('#dense-caption').textContent = `d = ${r.d} numbers: the vector of “${r.display ?? r.token}”`;
+    $('#dense').dataset.id = r.id;
+    strip($('#dense'), dense);
+  });
+}
+$('#dense').addEventListener('mousemove', (ev) => {
+  if (!dense.length) return;
+  const c = ev.target, rect = c.getBoundingClientRect();
+  const i = Math.min(dense.length - 1, Math.floor((ev.clientX - rect.left) / rect.width * dense.length));
+  $('#hover').textContent = `component ${i}: ${fmt(dense[i], 6)}`;
+});
+$('#token-form').addEventListener('submit', tokenize);
+
+// ---- similarity ----
+function neighbourTable(list, mark = new Set()) {
+  return '<table><tr><th>token</th><th class="num">id</th><th class="num">score</th></tr>' +
+    list.map((n) => `<tr><td class="${mark.has(n.token) ? 'input-word' : ''}">${esc(n.display ?? n.token)}</td>` +
+      `<td class="num">${n.id}</td><td class="num">${fmt(n.score)}</td></tr>`).join('') + '</table>';
+}
+$('#sim-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  guarded(async () => {
+    const r = await api('similarity', { w1: $('#sim-a').value.trim(), w2: $('#sim-b').value.trim(), k: 8 });
+    $('#sim-result').innerHTML =
+      `<p class="formula">cos(${esc(r.w1)}, ${esc(r.w2)}) = a·b / (|a| |b|) = ${fmt(r.dot)} / (${fmt(r.norm1)} × ${fmt(r.norm2)}) = <b id="sim-cos">${fmt(r.cosine)}</b></p>` +
+      `<div class="cols"><div><h3>neighbours of ${esc(r.w1)}</h3>${neighbourTable(r.neighbours1)}</div>` +
+      `<div><h3>neighbours of ${esc(r.w2)}</h3>${neighbourTable(r.neighbours2)}</div></div>`;
+  });
+});
+
+// ---- arithmetic ----
+$('#ar-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  guarded(async () => {
+    const p = { a: $('#ar-a').value.trim(), b: $('#ar-b').value.trim(), c: $('#ar-c').value.trim(),
+      exclude: $('#ar-exclude').checked, method: $('#ar-method').value, k: 10 };
+    const r = await api('analogy', p);
+    const inputs = new Set([p.a, p.b, p.c]);
+    const ranks = Object.entries(r.input_ranks || {}).map(([w, k]) => `${esc(w)}: #${k}`).join(', ');
+    $('#ar-result').innerHTML =
+      `<p>${esc(p.a)} − ${esc(p.b)} + ${esc(p.c)} ≈ <b id="ar-top">${r.answers.length ? esc(r.answers[0].display ?? r.answers[0].token) : '—'}</b>` +
+      ` <span class="muted">(${r.excluded ? 'inputs excluded' : 'inputs not excluded'}; without exclusion the inputs rank ${ranks})</span></p>` +
+      neighbourTable(r.answers, inputs);
+  });
+});
+
+// ---- map ----
+let mapPoints = [], view = { x0: 0, y0: 0, s: 1 }, hovered = -1;
+function fitView() {
+  if (!mapPoints.length) return;
+  const xs = mapPoints.map((p) => p.x), ys = mapPoints.map((p) => p.y);
+  const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
+  const c = $('#map');
+  const s = 0.9 * Math.min(c.width / Math.max(1e-9, maxx - minx), c.height / Math.max(1e-9, maxy - miny));
+  view = { s, x0: (minx + maxx) / 2, y0: (miny + maxy) / 2 };
+}
+function toScreen(p) {
+  const c = $('#map');
+  return [c.width / 2 + (p.x - view.x0) * view.s, c.height / 2 - (p.y - view.y0) * view.s];
+}
+function drawMap() {
+  const c = $('#map'), ctx = c.getContext('2d');
+  ctx.clearRect(0, 0, c.width, c.height);
+  ctx.fillStyle = 'rgba(37,99,235,0.55)';
+  for (const p of mapPoints) {
+    const [x, y] = toScreen(p);
+    if (x < -2 || y < -2 || x > c.width + 2 || y > c.height + 2) continue;
+    ctx.fillRect(x - 1.5, y - 1.5, 3, 3);
+  }
+  // Labels for the first points (most frequent) when there are few, and the hovered one.
+  ctx.font = '11px system-ui'; ctx.fillStyle = '#1d2330';
+  const labelled = mapPoints.length <= 60 ? mapPoints : mapPoints.slice(0, 40);
+  for (const p of labelled) { const [x, y] = toScreen(p); ctx.fillText(p.display ?? p.token, x + 4, y - 3); }
+  if (hovered >= 0) {
+    const p = mapPoints[hovered], [x, y] = toScreen(p);
+    ctx.fillStyle = '#f59e0b'; ctx.fillRect(x - 3, y - 3, 6, 6);
+    ctx.font = 'bold 13px system-ui'; ctx.fillStyle = '#b45309'; ctx.fillText(p.display ?? p.token, x + 5, y - 5);
+  }
+}
+function nearestPoint(ev) {
+  const c = $('#map'), rect = c.getBoundingClientRect();
+  const mx = (ev.clientX - rect.left) * c.width / rect.width, my = (ev.clientY - rect.top) * c.height / rect.height;
+  let best = -1, bd = 64;
+  mapPoints.forEach((p, i) => { const [x, y] = toScreen(p); const d = (x - mx) ** 2 + (y - my) ** 2; if (d < bd) { bd = d; best = i; } });
+  return best;
+}
+$('#map').addEventListener('mousemove', (ev) => { const i = nearestPoint(ev); if (i !== hovered) { hovered = i; drawMap(); } });
+$('#map').addEventListener('wheel', (ev) => { ev.preventDefault(); view.s *= ev.deltaY < 0 ? 1.2 : 1 / 1.2; drawMap(); }, { passive: false });
+let drag = null;
+$('#map').addEventListener('mousedown', (ev) => { drag = { x: ev.clientX, y: ev.clientY, x0: view.x0, y0: view.y0 }; });
+window.addEventListener('mouseup', () => { drag = null; });
+window.addEventListener('mousemove', (ev) => {
+  if (!drag) return;
+  const rect = $('#map').getBoundingClientRect(), k = $('#map').width / rect.width;
+  view.x0 = drag.x0 - (ev.clientX - drag.x) * k / view.s; view.y0 = drag.y0 + (ev.clientY - drag.y) * k / view.s; drawMap();
+});
+$('#map').addEventListener('click', (ev) => {
+  const i = nearestPoint(ev);
+  if (i < 0) return;
+  const p = mapPoints[i];
+  guarded(async () => {
+    const r = await api('neighbours', { word: p.token, k: 8, table: $('#map-table').value });
+    $('#map-neighbours').innerHTML = `<h3>neighbours of ${esc(p.display ?? p.token)} (in the full space)</h3>` + neighbourTable(r.neighbours);
+  });
+});
+async function drawProjection(table, method, top) {
+  $('#map-status').textContent = 'computing…';
+  let r = await api('projection', { table, method, top });
+  while (!r.done) {
+    $('#map-status').textContent = `computing… ${Math.round(100 * (r.progress || 0))}%`;
+    await new Promise((res) => setTimeout(res, 300));
+    r = await api('job', { id: r.job });
+  }
+  const res = r.result;
+  mapPoints = res.points; hovered = -1; fitView(); drawMap();
+  $('#map-status').textContent = `${res.points.length} points`;
+  $('#map-caption').textContent = res.caption || '';
+}
+$('#map-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  guarded(() => drawProjection($('#map-table').value, $('#map-method').value, Number($('#map-top').value)));
+});
+$('#map-toy').addEventListener('click', () => {
+  $('#map-table').value = 'toy'; $('#map-method').value = 'pca';
+  guarded(() => drawProjection('toy', 'pca', 1000));
+});
+
+// ---- calculator ----
+$('#calc-preset').addEventListener('change', () => guarded(() => calc(true)));
+$('#calc-form').addEventListener('submit', (ev) => { ev.preventDefault(); guarded(() => calc(false)); });
+async function calc(fromPreset) {
+  const preset = $('#calc-preset').value;
+  const p = preset && fromPreset ? { preset } : {
+    vocab: Number($('#calc-vocab').value), d_model: Number($('#calc-d').value),
+    layers: Number($('#calc-layers').value), tied: $('#calc-tied').checked, ...(preset ? { preset } : {}) };
+  const r = await api('params', p);
+  $('#calc-vocab').value = r.config.vocab; $('#calc-d').value = r.config.d_model;
+  $('#calc-layers').value = r.config.layers; $('#calc-tied').checked = r.config.tied;
+  const parts = [['embedding', r.embedding, '#f59e0b'], ['positional', r.positional, '#fbbf24'],
+    ['blocks', r.blocks, '#2563eb'], ['final norm', r.final_norm, '#93c5fd'], ['output head', r.output_head, '#10b981']];
+  const c = $('#calc-chart'), ctx = c.getContext('2d');
+  ctx.clearRect(0, 0, c.width, c.height);
+  let x = 0;
+  for (const [, v, col] of parts) { const w = c.width * v / r.total; ctx.fillStyle = col; ctx.fillRect(x, 0, w, c.height); x += w; }
+  const mem = Object.entries(r.memory_bytes).map(([k, v]) => `<tr><td>${k}</td><td class="num">${(v / 2 ** 20).toFixed(1)} MiB</td></tr>`).join('');
+  $('#calc-result').innerHTML = '<table>' + parts.map(([n, v, col]) =>
+    `<tr><td><span style="color:${col}">■</span> ${n}</td><td class="num">${v.toLocaleString()}</td><td class="num">${(100 * v / r.total).toFixed(1)}%</td></tr>`).join('') +
+    `<tr><th>total</th><th class="num" id="calc-total">${r.total.toLocaleString()}</th><th class="num">embedding share ${(100 * r.embedding_share).toFixed(1)}%</th></tr></table>` +
+    `<h3>memory of the weights</h3><table>${mem}</table>`;
+}
+
+// ---- start ----
+guarded(async () => {
+  const info = await api('info');
+  $('#table-info').textContent = `${info.source} · ${info.format} · V=${info.V} × d=${info.d} · ${info.dtype}`;
+  const v = location.hash.slice(1);
+  show(views.includes(v) ? v : 'token');
+  await tokenize();
+});
