@@ -1,6 +1,7 @@
 #include "lumen/core/simd.hpp"
 
 #include <atomic>
+#include <cpuid.h>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <string>
@@ -18,12 +19,20 @@ std::string_view isa_name(Isa isa) {
   return "?";
 }
 
+namespace {
+// CPUID leaf 1, ECX bit 29: clang 14's __builtin_cpu_supports does not know "f16c".
+bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+}
+}  // namespace
+
 Isa detected_isa() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && cpu_has_f16c())
     return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c())
     return Isa::avx2;
   return Isa::generic;
 }

@@ -22,7 +22,7 @@ inline float f16_to_f32(std::uint16_t h) {
   std::uint32_t man = h & 0x3ffu;
   std::uint32_t bits;
   if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (man << 13);
+    bits = sign | 0x7f800000u | (man << 13) | (man != 0 ? 0x400000u : 0u);  // NaN comes out quiet, as with F16C
   } else if (exp != 0) {
     bits = sign | ((exp + 112) << 23) | (man << 13);
   } else if (man == 0) {
