@@ -1,0 +1,137 @@
+// AVX2 scan kernels: four rows per iteration, each row's 16-lane accumulator split in two registers
+// (lanes 0-7, 8-15). Same order as kernels_generic.cpp, so bit-identical results; the tail goes through
+// zero-padded 16-lane buffers.
+#include <immintrin.h>
+
+#include "lumen/search/kernel_table.hpp"
+
+namespace lumen::search {
+namespace {
+
+inline float reduce16(__m256 lo, __m256 hi) {
+  __m256 a = _mm256_add_ps(lo, hi);                                                 // (l, l+8)
+  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));  // (l, l+4)
+  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                   // (l, l+2)
+  __m128 e = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                               // (l, l+1)
+  return _mm_cvtss_f32(e);
+}
+
+struct LoadF32 {
+  using T = float;
+  static __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+  static float scalar(float x) { return x; }
+};
+struct LoadF16 {
+  using T = std::uint16_t;
+  static __m256 load8(const std::uint16_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+  static float scalar(std::uint16_t h) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(h))); }
+};
+struct LoadBF16 {
+  using T = std::uint16_t;
+  static __m256 load8(const std::uint16_t* p) {
+    return _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
+  }
+  static float scalar(std::uint16_t b) {
+    return _mm_cvtss_f32(_mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(static_cast<unsigned>(b) << 16))));
+  }
+};
+
+template <bool kL2>
+inline __m256 term(__m256 acc, __m256 q, __m256 x) {
+  if constexpr (kL2) {
+    const __m256 diff = _mm256_sub_ps(q, x);
+    return _mm256_add_ps(acc, _mm256_mul_ps(diff, diff));
+  } else {
+    return _mm256_add_ps(acc, _mm256_mul_ps(q, x));
+  }
+}
+
+// The last d % 16 elements of a row, zero-padded to 16 lanes.
+template <class L>
+inline void pad_tail(const typename L::T* p, std::size_t m, float* dst) {
+  for (std::size_t l = 0; l < 16; ++l) dst[l] = l < m ? L::scalar(p[l]) : 0.0f;
+}
+
+template <bool kL2, class L>
+void scan(const float* q, const typename L::T* rows, std::size_t n, std::size_t d, float* out) {
+  const std::size_t whole = d & ~std::size_t{15};
+  const std::size_t m = d - whole;
+  alignas(32) float qt[16];
+  for (std::size_t l = 0; l < 16; ++l) qt[l] = l < m ? q[whole + l] : 0.0f;
+  const __m256 qt_lo = _mm256_load_ps(qt), qt_hi = _mm256_load_ps(qt + 8);
+  alignas(32) float rt[16];
+  std::size_t r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const typename L::T* p[4] = {rows + r * d, rows + (r + 1) * d, rows + (r + 2) * d, rows + (r + 3) * d};
+    __m256 lo0 = _mm256_setzero_ps(), hi0 = lo0, lo1 = lo0, hi1 = lo0, lo2 = lo0, hi2 = lo0, lo3 = lo0, hi3 = lo0;
+    for (std::size_t i = 0; i < whole; i += 16) {
+      const __m256 ql = _mm256_loadu_ps(q + i), qh = _mm256_loadu_ps(q + i + 8);
+      lo0 = term<kL2>(lo0, ql, L::load8(p[0] + i));
+      hi0 = term<kL2>(hi0, qh, L::load8(p[0] + i + 8));
+      lo1 = term<kL2>(lo1, ql, L::load8(p[1] + i));
+      hi1 = term<kL2>(hi1, qh, L::load8(p[1] + i + 8));
+      lo2 = term<kL2>(lo2, ql, L::load8(p[2] + i));
+      hi2 = term<kL2>(hi2, qh, L::load8(p[2] + i + 8));
+      lo3 = term<kL2>(lo3, ql, L::load8(p[3] + i));
+      hi3 = term<kL2>(hi3, qh, L::load8(p[3] + i + 8));
+    }
+    if (m != 0) {
+      pad_tail<L>(p[0] + whole, m, rt);
+      lo0 = term<kL2>(lo0, qt_lo, _mm256_load_ps(rt));
+      hi0 = term<kL2>(hi0, qt_hi, _mm256_load_ps(rt + 8));
+      pad_tail<L>(p[1] + whole, m, rt);
+      lo1 = term<kL2>(lo1, qt_lo, _mm256_load_ps(rt));
+      hi1 = term<kL2>(hi1, qt_hi, _mm256_load_ps(rt + 8));
+      pad_tail<L>(p[2] + whole, m, rt);
+      lo2 = term<kL2>(lo2, qt_lo, _mm256_load_ps(rt));
+      hi2 = term<kL2>(hi2, qt_hi, _mm256_load_ps(rt + 8));
+      pad_tail<L>(p[3] + whole, m, rt);
+      lo3 = term<kL2>(lo3, qt_lo, _mm256_load_ps(rt));
+      hi3 = term<kL2>(hi3, qt_hi, _mm256_load_ps(rt + 8));
+    }
+    out[r] = reduce16(lo0, hi0);
+    out[r + 1] = reduce16(lo1, hi1);
+    out[r + 2] = reduce16(lo2, hi2);
+    out[r + 3] = reduce16(lo3, hi3);
+  }
+  for (; r < n; ++r) {
+    const typename L::T* p0 = rows + r * d;
+    __m256 lo = _mm256_setzero_ps(), hi = lo;
+    for (std::size_t i = 0; i < whole; i += 16) {
+      lo = term<kL2>(lo, _mm256_loadu_ps(q + i), L::load8(p0 + i));
+      hi = term<kL2>(hi, _mm256_loadu_ps(q + i + 8), L::load8(p0 + i + 8));
+    }
+    if (m != 0) {
+      pad_tail<L>(p0 + whole, m, rt);
+      lo = term<kL2>(lo, qt_lo, _mm256_load_ps(rt));
+      hi = term<kL2>(hi, qt_hi, _mm256_load_ps(rt + 8));
+    }
+    out[r] = reduce16(lo, hi);
+  }
+}
+
+void dots_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadF32>(q, rows, n, d, out);
+}
+void dots_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadF16>(q, rows, n, d, out);
+}
+void dots_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadBF16>(q, rows, n, d, out);
+}
+void l2sq_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadF32>(q, rows, n, d, out);
+}
+void l2sq_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadF16>(q, rows, n, d, out);
+}
+void l2sq_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadBF16>(q, rows, n, d, out);
+}
+
+}  // namespace
+
+const ScanKernels kScanAvx2 = {dots_f32, dots_f16, dots_bf16, l2sq_f32, l2sq_f16, l2sq_bf16};
+
+}  // namespace lumen::search

@@ -1,0 +1,112 @@
+// AVX-512 scan kernels: a streaming pass over the rows, four rows per iteration sharing each load of the
+// query, one 16-lane accumulator per row. Same order as kernels_generic.cpp, so bit-identical results.
+#include <immintrin.h>
+
+#include "lumen/search/kernel_table.hpp"
+
+namespace lumen::search {
+namespace {
+
+inline float reduce16(__m512 v) {
+  __m256 a = _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));  // (l, l+8)
+  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));       // (l, l+4)
+  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                        // (l, l+2)
+  __m128 e = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                                    // (l, l+1)
+  return _mm_cvtss_f32(e);
+}
+
+inline __mmask16 tail_mask(std::size_t m) { return static_cast<__mmask16>((1u << m) - 1u); }
+
+// Loads 16 stored elements as f32; masked lanes are zero.
+struct LoadF32 {
+  using T = float;
+  static __m512 full(const float* p) { return _mm512_loadu_ps(p); }
+  static __m512 part(const float* p, __mmask16 k) { return _mm512_maskz_loadu_ps(k, p); }
+};
+struct LoadF16 {
+  using T = std::uint16_t;
+  static __m512 full(const std::uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static __m512 part(const std::uint16_t* p, __mmask16 k) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(k, p)); }
+};
+struct LoadBF16 {
+  using T = std::uint16_t;
+  static __m512 widen(__m256i h) { return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16)); }
+  static __m512 full(const std::uint16_t* p) { return widen(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+  static __m512 part(const std::uint16_t* p, __mmask16 k) { return widen(_mm256_maskz_loadu_epi16(k, p)); }
+};
+
+template <bool kL2>
+inline __m512 term(__m512 acc, __m512 q, __m512 x) {
+  if constexpr (kL2) {
+    const __m512 diff = _mm512_sub_ps(q, x);
+    return _mm512_add_ps(acc, _mm512_mul_ps(diff, diff));
+  } else {
+    return _mm512_add_ps(acc, _mm512_mul_ps(q, x));
+  }
+}
+
+template <bool kL2, class L>
+void scan(const float* q, const typename L::T* rows, std::size_t n, std::size_t d, float* out) {
+  const std::size_t whole = d & ~std::size_t{15};
+  const __mmask16 k = tail_mask(d - whole);
+  std::size_t r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const typename L::T* r0 = rows + r * d;
+    const typename L::T* r1 = r0 + d;
+    const typename L::T* r2 = r1 + d;
+    const typename L::T* r3 = r2 + d;
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps(), a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
+    for (std::size_t i = 0; i < whole; i += 16) {
+      const __m512 vq = _mm512_loadu_ps(q + i);
+      a0 = term<kL2>(a0, vq, L::full(r0 + i));
+      a1 = term<kL2>(a1, vq, L::full(r1 + i));
+      a2 = term<kL2>(a2, vq, L::full(r2 + i));
+      a3 = term<kL2>(a3, vq, L::full(r3 + i));
+    }
+    if (whole < d) {
+      const __m512 vq = _mm512_maskz_loadu_ps(k, q + whole);
+      a0 = term<kL2>(a0, vq, L::part(r0 + whole, k));
+      a1 = term<kL2>(a1, vq, L::part(r1 + whole, k));
+      a2 = term<kL2>(a2, vq, L::part(r2 + whole, k));
+      a3 = term<kL2>(a3, vq, L::part(r3 + whole, k));
+    }
+    out[r] = reduce16(a0);
+    out[r + 1] = reduce16(a1);
+    out[r + 2] = reduce16(a2);
+    out[r + 3] = reduce16(a3);
+  }
+  for (; r < n; ++r) {
+    const typename L::T* r0 = rows + r * d;
+    __m512 a0 = _mm512_setzero_ps();
+    for (std::size_t i = 0; i < whole; i += 16) a0 = term<kL2>(a0, _mm512_loadu_ps(q + i), L::full(r0 + i));
+    if (whole < d) a0 = term<kL2>(a0, _mm512_maskz_loadu_ps(k, q + whole), L::part(r0 + whole, k));
+    out[r] = reduce16(a0);
+  }
+}
+
+void dots_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadF32>(q, rows, n, d, out);
+}
+void dots_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadF16>(q, rows, n, d, out);
+}
+void dots_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<false, LoadBF16>(q, rows, n, d, out);
+}
+void l2sq_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadF32>(q, rows, n, d, out);
+}
+void l2sq_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadF16>(q, rows, n, d, out);
+}
+void l2sq_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
+  scan<true, LoadBF16>(q, rows, n, d, out);
+}
+
+}  // namespace
+
+const ScanKernels kScanAvx512 = {dots_f32, dots_f16, dots_bf16, l2sq_f32, l2sq_f16, l2sq_bf16};
+
+}  // namespace lumen::search
