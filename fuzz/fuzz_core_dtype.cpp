@@ -2,13 +2,13 @@
 // f16/bf16 halves. Checks that every ISA's conversion and dot kernels give the bits of the scalar reference,
 // that narrowing rounds to the nearest representable value, that widening then narrowing is exact, and that
 // Matrix::to agrees with the scalar functions. Any mismatch aborts (a crash for libFuzzer).
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <string_view>
 #include <vector>
 

@@ -35,7 +35,7 @@ std::string next_token(const std::uint8_t*& p, const std::uint8_t* end) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   lumen::Vocab v;
-  std::vector<std::string> tokens;     // the model: id -> token
+  std::vector<std::string> tokens;       // the model: id -> token
   std::map<std::string, lumen::Id> ids;  // token -> id
   const std::uint8_t* p = data;
   const std::uint8_t* end = data + size;

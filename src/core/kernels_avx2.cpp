@@ -8,10 +8,10 @@ namespace lumen::kernels {
 namespace {
 
 inline float reduce16(__m256 lo, __m256 hi) {
-  __m256 a = _mm256_add_ps(lo, hi);                                                 // (l, l+8)
+  __m256 a = _mm256_add_ps(lo, hi);                                               // (l, l+8)
   __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));  // (l, l+4)
-  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                   // (l, l+2)
-  __m128 d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                               // (l, l+1)
+  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                  // (l, l+2)
+  __m128 d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                              // (l, l+1)
   return _mm_cvtss_f32(d);
 }
 
@@ -19,9 +19,12 @@ inline float f16_scalar(std::uint16_t h) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm
 inline float bf16_scalar(std::uint16_t b) {
   return _mm_cvtss_f32(_mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(static_cast<unsigned>(b) << 16))));
 }
-inline __m256 load8_f16(const std::uint16_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+inline __m256 load8_f16(const std::uint16_t* p) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
 inline __m256 load8_bf16(const std::uint16_t* p) {
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
+  return _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
 }
 
 // Main loop over whole 16-blocks in two registers; the tail goes through a zero-padded 16-lane buffer.
@@ -65,7 +68,9 @@ float dot_f32(const float* a, const float* b, std::size_t n) {
 }
 
 float dot_f16(const float* q, const std::uint16_t* r, std::size_t n) { return dot16(q, r, n, load8_f16, f16_scalar); }
-float dot_bf16(const float* q, const std::uint16_t* r, std::size_t n) { return dot16(q, r, n, load8_bf16, bf16_scalar); }
+float dot_bf16(const float* q, const std::uint16_t* r, std::size_t n) {
+  return dot16(q, r, n, load8_bf16, bf16_scalar);
+}
 
 void cvt_f16_f32(const std::uint16_t* s, float* d, std::size_t n) {
   std::size_t i = 0;

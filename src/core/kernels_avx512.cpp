@@ -8,9 +8,9 @@ namespace {
 
 inline float reduce16(__m512 v) {
   __m256 a = _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));  // (l, l+8)
-  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));       // (l, l+4)
-  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                        // (l, l+2)
-  __m128 d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                                    // (l, l+1)
+  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));      // (l, l+4)
+  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                      // (l, l+2)
+  __m128 d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                                  // (l, l+1)
   return _mm_cvtss_f32(d);
 }
 
@@ -50,7 +50,8 @@ float dot_f16(const float* q, const std::uint16_t* r, std::size_t n) {
 float dot_bf16(const float* q, const std::uint16_t* r, std::size_t n) {
   __m512 acc = _mm512_setzero_ps();
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_loadu_ps(q + i), load_bf16(r + i, 0xffff)));
+  for (; i + 16 <= n; i += 16)
+    acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_loadu_ps(q + i), load_bf16(r + i, 0xffff)));
   if (i < n) {
     const __mmask16 k = tail_mask(n - i);
     acc = _mm512_add_ps(acc, _mm512_mul_ps(_mm512_maskz_loadu_ps(k, q + i), load_bf16(r + i, k)));
@@ -84,8 +85,8 @@ void cvt_f32_f16(const float* s, std::uint16_t* d, std::size_t n) {
                         _mm512_cvtps_ph(_mm512_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   if (i < n) {
     const __mmask16 k = tail_mask(n - i);
-    _mm256_mask_storeu_epi16(d + i, k,
-                             _mm512_cvtps_ph(_mm512_maskz_loadu_ps(k, s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm256_mask_storeu_epi16(
+        d + i, k, _mm512_cvtps_ph(_mm512_maskz_loadu_ps(k, s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
 }
 
@@ -95,8 +96,8 @@ inline __m256i to_bf16(__m512 v) {
   const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
   const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb)), 16);
   const __m512i qnan = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
-  const __mmask16 isnan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
-                                                 _mm512_set1_epi32(0x7f800000));
+  const __mmask16 isnan =
+      _mm512_cmpgt_epu32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
   return _mm512_cvtepi32_epi16(_mm512_mask_blend_epi32(isnan, rounded, qnan));
 }
 

@@ -28,9 +28,12 @@ void Progress::set_enabled(bool on) { g_enabled.store(on); }
 bool Progress::enabled() { return g_enabled.load(); }
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit)
-    : label_(std::move(label)), unit_(std::move(unit)), total_(total),
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      total_(total),
       visible_(enabled() && isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 Progress::~Progress() { finish(); }
 
@@ -57,7 +60,8 @@ void Progress::draw(std::uint64_t done, const std::string& extra, bool) {
     const double frac = std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
     constexpr int width = 30;
     const int fill = static_cast<int>(frac * width);
-    line += "[" + std::string(static_cast<std::size_t>(fill), '#') + std::string(static_cast<std::size_t>(width - fill), '.') + "] ";
+    line += "[" + std::string(static_cast<std::size_t>(fill), '#') +
+            std::string(static_cast<std::size_t>(width - fill), '.') + "] ";
     line += fmt::format("{:5.1f}% ", frac * 100.0);
     if (rate > 0 && done < total_) line += "ETA " + hms(static_cast<double>(total_ - done) / rate) + " ";
   } else {

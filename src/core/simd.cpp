@@ -32,8 +32,7 @@ Isa detected_isa() {
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && cpu_has_f16c())
     return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c())
-    return Isa::avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c()) return Isa::avx2;
   return Isa::generic;
 }
 

@@ -21,7 +21,8 @@ std::size_t default_threads() {
 
 void set_default_threads(std::size_t n) { g_threads.store(n); }
 
-void parallel_for(std::size_t n, std::size_t threads, const std::function<void(std::size_t, std::size_t, std::size_t)>& fn) {
+void parallel_for(std::size_t n, std::size_t threads,
+                  const std::function<void(std::size_t, std::size_t, std::size_t)>& fn) {
   if (n == 0) return;
   if (threads == 0) threads = default_threads();
   if (threads > n) threads = n;

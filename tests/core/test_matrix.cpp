@@ -86,9 +86,10 @@ TEST(Threads, ParallelForCoversRangeOnceAndPropagatesErrors) {
     for (std::size_t i = b; i < e; ++i) ++hits[i];
   });
   for (int h : hits) EXPECT_EQ(h, 1);
-  EXPECT_THROW(parallel_for(10, 3, [](std::size_t, std::size_t, std::size_t t) {
-                 if (t == 2) throw InputError("boom");
-               }),
+  EXPECT_THROW(parallel_for(10, 3,
+                            [](std::size_t, std::size_t, std::size_t t) {
+                              if (t == 2) throw InputError("boom");
+                            }),
                InputError);
 }
 

@@ -16,8 +16,8 @@ struct Table {
   void (*bf16_to_f32)(const std::uint16_t* src, float* dst, std::size_t n);
   void (*f32_to_f16)(const float* src, std::uint16_t* dst, std::size_t n);
   void (*f32_to_bf16)(const float* src, std::uint16_t* dst, std::size_t n);
-  void (*add_f32)(float* y, const float* x, std::size_t n);                   // y += x
-  void (*axpy_f32)(float* y, float a, const float* x, std::size_t n);         // y += a*x
+  void (*add_f32)(float* y, const float* x, std::size_t n);            // y += x
+  void (*axpy_f32)(float* y, float a, const float* x, std::size_t n);  // y += a*x
 };
 
 extern const Table kGeneric;

@@ -25,8 +25,8 @@ class Matrix {
   Matrix(const Matrix&) = delete;  // copies are explicit: clone()
   Matrix& operator=(const Matrix&) = delete;
 
-  Matrix clone() const;                 // deep, owned copy
-  Matrix to(DType dtype) const;         // converted, owned copy (round to nearest even)
+  Matrix clone() const;          // deep, owned copy
+  Matrix to(DType dtype) const;  // converted, owned copy (round to nearest even)
 
   std::size_t rows() const { return rows_; }
   std::size_t cols() const { return cols_; }
@@ -65,8 +65,8 @@ class Matrix {
   DType dtype_ = DType::f32;
   bool owned_ = true;
   std::byte* data_ = nullptr;
-  std::shared_ptr<std::byte> storage_;         // owned storage
-  std::shared_ptr<const void> keepalive_;      // borrowed storage's owner
+  std::shared_ptr<std::byte> storage_;     // owned storage
+  std::shared_ptr<const void> keepalive_;  // borrowed storage's owner
 };
 
 }  // namespace lumen

@@ -2,8 +2,8 @@
 // A small, fast, portable RNG (splitmix64 seeding xoshiro256**) and a normal sampler, so that
 // results for a seed are the same on every platform and standard library.
 #include <cmath>
-#include <numbers>
 #include <cstdint>
+#include <numbers>
 
 namespace lumen {
 
@@ -30,7 +30,7 @@ class Rng {
     s_[3] = rotl(s_[3], 45);
     return result;
   }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }          // [0, 1)
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
   std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }
   // Standard normal by Box-Muller (both values used).
   double normal() {

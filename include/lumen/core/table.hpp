@@ -9,9 +9,9 @@ namespace lumen {
 
 struct Table {
   Vocab vocab;
-  Matrix E;             // (V, d)
-  std::string source;   // where it came from (a path, "toy", "default")
-  std::string format;   // the format it was read from ("word2vec-text", "glove", ...)
+  Matrix E;            // (V, d)
+  std::string source;  // where it came from (a path, "toy", "default")
+  std::string format;  // the format it was read from ("word2vec-text", "glove", ...)
 
   std::size_t V() const { return E.rows(); }
   std::size_t d() const { return E.cols(); }
