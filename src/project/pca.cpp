@@ -1,0 +1,175 @@
+#include "lumen/project/pca.hpp"
+
+#include <algorithm>
+#include <cblas.h>
+#include <cmath>
+#include <fmt/format.h>
+#include <lapacke.h>
+
+#include "lumen/core/error.hpp"
+#include "lumen/core/threads.hpp"
+#include "project/blas_threads.hpp"
+
+namespace lumen::project {
+
+namespace {
+
+constexpr std::size_t kBlock = 2048;  // rows centred at a time: (kBlock, d) stays in cache-friendly reach
+
+std::size_t count_rows(const Matrix& E, std::span<const Id> rows) {
+  if (rows.empty()) return E.rows();
+  for (std::size_t p = 0; p < rows.size(); ++p)
+    if (rows[p] < 0 || static_cast<std::size_t>(rows[p]) >= E.rows())
+      throw IdError(rows[p], p, static_cast<std::int64_t>(E.rows()));
+  return rows.size();
+}
+
+std::size_t row_of(std::span<const Id> rows, std::size_t i) {
+  return rows.empty() ? i : static_cast<std::size_t>(rows[i]);
+}
+
+// Rows [b, e) of the selection, minus `mean` (if given), into out ((e-b), d).
+void gather(const Matrix& E, std::span<const Id> rows, std::size_t b, std::size_t e, const float* mean, float* out,
+            std::size_t threads) {
+  const std::size_t d = E.cols();
+  parallel_for(e - b, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      float* o = out + i * d;
+      E.row_f32(row_of(rows, b + i), o);
+      if (mean)
+        for (std::size_t c = 0; c < d; ++c) o[c] -= mean[c];
+    }
+  });
+}
+
+// The top k eigenpairs of the symmetric (m, m) matrix A (upper triangle used), largest first.
+// vectors: (m, k) column j the j-th eigenvector.
+void top_eigen(std::vector<double>& A, std::size_t m, std::size_t k, std::vector<double>& values,
+               std::vector<double>& vectors) {
+  std::vector<double> w(m), z(m * k);
+  std::vector<lapack_int> support(2 * k);
+  lapack_int found = 0;
+  const lapack_int n = static_cast<lapack_int>(m);
+  const lapack_int info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'I', 'U', n, A.data(), n, 0.0, 0.0,
+                                         n - static_cast<lapack_int>(k) + 1, n, 0.0, &found, w.data(), z.data(),
+                                         static_cast<lapack_int>(k), support.data());
+  if (info != 0 || static_cast<std::size_t>(found) != k)
+    throw Error(fmt::format("PCA: the eigensolver (LAPACKE_dsyevr) failed (info {}, {} of {} eigenpairs)", info, found, k));
+  // dsyevr returns ascending eigenvalues: reverse to largest first.
+  values.assign(k, 0.0);
+  vectors.assign(m * k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    values[j] = w[k - 1 - j];
+    for (std::size_t r = 0; r < m; ++r) vectors[r * k + j] = z[r * k + (k - 1 - j)];
+  }
+}
+
+}  // namespace
+
+Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_t threads) {
+  const std::size_t N = count_rows(E, rows), d = E.cols();
+  if (k == 0) throw UsageError("PCA: the number of components must be at least 1");
+  if (N < 2) throw InputError(fmt::format("PCA needs at least 2 rows (got {})", N));
+  if (k > d || k > N) throw UsageError(fmt::format("PCA: {} components asked of {} rows of dimension {}", k, N, d));
+  threads = detail::use_blas_threads(threads);
+
+  Pca pca;
+  // The mean, in double: f32 sums of 50k rows would lose digits.
+  std::vector<double> mean(d, 0.0);
+  {
+    std::vector<float> buf(std::min(N, kBlock) * d);
+    for (std::size_t b = 0; b < N; b += kBlock) {
+      const std::size_t e = std::min(N, b + kBlock);
+      gather(E, rows, b, e, nullptr, buf.data(), threads);
+      for (std::size_t i = 0; i < e - b; ++i)
+        for (std::size_t c = 0; c < d; ++c) mean[c] += buf[i * d + c];
+    }
+  }
+  pca.mean.resize(d);
+  for (std::size_t c = 0; c < d; ++c) pca.mean[c] = static_cast<float>(mean[c] / static_cast<double>(N));
+
+  const double scale = 1.0 / static_cast<double>(N - 1);
+  std::vector<double> values, vecs;
+  pca.components = Matrix(k, d);
+  auto comp = pca.components.f32_mut();
+  double total = 0.0;
+  if (N >= d) {
+    // Covariance C (d, d) = Xc^T Xc / (N-1), accumulated block by block of centred rows.
+    std::vector<float> C(d * d, 0.0f), Xc(std::min(N, kBlock) * d);
+    for (std::size_t b = 0; b < N; b += kBlock) {
+      const std::size_t e = std::min(N, b + kBlock);
+      gather(E, rows, b, e, pca.mean.data(), Xc.data(), threads);
+      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(e - b), 1.0f, Xc.data(),
+                  static_cast<int>(d), b == 0 ? 0.0f : 1.0f, C.data(), static_cast<int>(d));
+    }
+    std::vector<double> A(d * d);
+    for (std::size_t i = 0; i < d; ++i)
+      for (std::size_t j = i; j < d; ++j) A[i * d + j] = static_cast<double>(C[i * d + j]) * scale;
+    for (std::size_t i = 0; i < d; ++i) total += A[i * d + i];
+    top_eigen(A, d, k, values, vecs);
+    for (std::size_t j = 0; j < k; ++j)
+      for (std::size_t c = 0; c < d; ++c) comp[j * d + c] = static_cast<float>(vecs[c * k + j]);
+  } else {
+    // Fewer rows than dimensions: the Gram matrix G (N, N) = Xc Xc^T has the same non-zero spectrum,
+    // and component j = Xc^T u_j / sqrt(lambda_j).
+    std::vector<float> Xc(N * d), G(N * N, 0.0f);
+    gather(E, rows, 0, N, pca.mean.data(), Xc.data(), threads);
+    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(N), static_cast<int>(d), 1.0f, Xc.data(),
+                static_cast<int>(d), 0.0f, G.data(), static_cast<int>(N));
+    std::vector<double> A(N * N);
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = i; j < N; ++j) A[i * N + j] = static_cast<double>(G[i * N + j]) * scale;
+    for (std::size_t i = 0; i < N; ++i) total += A[i * N + i];
+    top_eigen(A, N, k, values, vecs);
+    for (std::size_t j = 0; j < k; ++j) {
+      std::vector<double> v(d, 0.0);
+      for (std::size_t i = 0; i < N; ++i) {
+        const double u = vecs[i * k + j];
+        for (std::size_t c = 0; c < d; ++c) v[c] += u * Xc[i * d + c];
+      }
+      double norm = 0.0;
+      for (double x : v) norm += x * x;
+      norm = std::sqrt(norm);
+      for (std::size_t c = 0; c < d; ++c) comp[j * d + c] = norm > 0 ? static_cast<float>(v[c] / norm) : 0.0f;
+    }
+  }
+  // A deterministic sign: the largest-magnitude coordinate of each component is positive.
+  for (std::size_t j = 0; j < k; ++j) {
+    float* v = comp.data() + j * d;
+    std::size_t arg = 0;
+    for (std::size_t c = 1; c < d; ++c)
+      if (std::fabs(v[c]) > std::fabs(v[arg])) arg = c;
+    if (v[arg] < 0)
+      for (std::size_t c = 0; c < d; ++c) v[c] = -v[c];
+  }
+  pca.total_variance = total;
+  pca.variance.resize(k);
+  pca.variance_ratio.resize(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    pca.variance[j] = std::max(0.0, values[j]);
+    pca.variance_ratio[j] = total > 0 ? pca.variance[j] / total : 0.0;
+  }
+  return pca;
+}
+
+Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, std::size_t threads) {
+  const std::size_t N = count_rows(E, rows), d = E.cols(), k = pca.k();
+  if (d != pca.d())
+    throw InputError(fmt::format("PCA: the table has dimension {}, the components {}", d, pca.d()));
+  threads = detail::use_blas_threads(threads);
+  Matrix Y(N, k);
+  float* y = Y.f32_mut().data();
+  const float* W = pca.components.f32().data();
+  std::vector<float> Xc(std::min(N, kBlock) * d);
+  for (std::size_t b = 0; b < N; b += kBlock) {
+    const std::size_t e = std::min(N, b + kBlock);
+    gather(E, rows, b, e, pca.mean.data(), Xc.data(), threads);
+    // Y[b:e] (n, k) = Xc (n, d) W^T (d, k)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(e - b), static_cast<int>(k),
+                static_cast<int>(d), 1.0f, Xc.data(), static_cast<int>(d), W, static_cast<int>(d), 0.0f, y + b * k,
+                static_cast<int>(k));
+  }
+  return Y;
+}
+
+}  // namespace lumen::project
