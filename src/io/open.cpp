@@ -1,0 +1,131 @@
+// io::open_table: detect (or take) the format, map the file, hand it to that format's reader.
+#include "lumen/io/open.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include "io/readers.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/io/write.hpp"
+
+namespace lumen::io {
+
+namespace {
+struct Named {
+  Format format;
+  std::string_view name;
+};
+constexpr Named kNames[] = {
+    {Format::word2vec_text, "word2vec-text"}, {Format::word2vec_binary, "word2vec-binary"},
+    {Format::glove, "glove"},                 {Format::fasttext_bin, "fasttext-bin"},
+    {Format::safetensors, "safetensors"},     {Format::npy, "npy"},
+    {Format::projector_tsv, "projector-tsv"},
+};
+// Other spellings people use.
+constexpr Named kAliases[] = {
+    {Format::word2vec_text, "word2vec"}, {Format::word2vec_text, "w2v"},         {Format::word2vec_text, "vec"},
+    {Format::word2vec_text, "text"},     {Format::word2vec_binary, "w2v-binary"}, {Format::word2vec_binary, "binary"},
+    {Format::glove, "glove-text"},       {Format::fasttext_bin, "fasttext"},      {Format::safetensors, "st"},
+    {Format::projector_tsv, "tsv"},      {Format::projector_tsv, "projector"},
+};
+
+std::string normalise(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+Table read(const detail::ReadContext& cx, Format f) {
+  switch (f) {
+    case Format::word2vec_text:
+    case Format::glove:
+      return detail::read_text(cx, f);
+    case Format::projector_tsv: {
+      Table t = detail::read_text(cx, f);
+      std::string meta = cx.options.vocab_path.empty() ? projector_metadata_path(cx.name()) : cx.options.vocab_path;
+      struct stat st {};
+      if (!cx.options.vocab_path.empty() || ::stat(meta.c_str(), &st) == 0) {
+        auto tokens = detail::read_vocab_file(meta, t.E.rows(), t.E.rows(), cx);
+        std::vector<std::string_view> words(tokens.begin(), tokens.end());
+        Table named = detail::assemble(words, std::move(t.E), cx, [](std::size_t i) {
+          return detail::Location{i + 1, 0};
+        });
+        return named;
+      }
+      t.vocab = Vocab::numbered(t.E.rows());
+      return t;
+    }
+    case Format::word2vec_binary:
+      return detail::read_word2vec_binary(cx);
+    case Format::fasttext_bin:
+      return detail::read_fasttext_bin(cx);
+    case Format::safetensors:
+      return detail::read_safetensors(cx);
+    case Format::npy:
+      return detail::read_npy(cx);
+  }
+  throw Error("unknown format");
+}
+
+Table open_mapped(std::shared_ptr<const MappedFile> file, const OpenOptions& options, LoadReport& report) {
+  report = LoadReport{};
+  report.file_bytes = file->size();
+  const detail::ReadContext cx{file, options, report};
+  const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
+  Table t = read(cx, f);
+  t.source = file->path();
+  t.format = std::string(format_name(f));
+  return t;
+}
+}  // namespace
+
+std::string_view format_name(Format f) {
+  for (const auto& n : kNames)
+    if (n.format == f) return n.name;
+  return "unknown";
+}
+
+Format parse_format(std::string_view name) {
+  const std::string s = normalise(name);
+  for (const auto& n : kNames)
+    if (n.name == s) return n.format;
+  for (const auto& n : kAliases)
+    if (n.name == s) return n.format;
+  std::string all;
+  for (const auto& n : kNames) all += (all.empty() ? "" : ", ") + std::string(n.name);
+  throw UsageError(fmt::format("unknown table format '{}'; expected one of {}", name, all));
+}
+
+UnicodeErrors parse_unicode_errors(std::string_view name) {
+  const std::string s = normalise(name);
+  if (s == "strict") return UnicodeErrors::strict;
+  if (s == "replace") return UnicodeErrors::replace;
+  if (s == "ignore") return UnicodeErrors::ignore;
+  throw UsageError(fmt::format("unknown --unicode-errors '{}'; expected strict, replace or ignore", name));
+}
+
+Format detect_format(const std::string& path) {
+  auto file = MappedFile::open(path);
+  return detail::detect(file->view(), file->size(), path);
+}
+
+Table open_table(const std::string& path, const OpenOptions& options) {
+  LoadReport report;
+  return open_table(path, options, report);
+}
+
+Table open_table(const std::string& path, const OpenOptions& options, LoadReport& report) {
+  return open_mapped(MappedFile::open(path), options, report);
+}
+
+Table open_table_bytes(std::string_view bytes, const std::string& name, const OpenOptions& options,
+                       LoadReport& report) {
+  Table t = open_mapped(MappedFile::over(bytes, name), options, report);
+  if (!t.E.owned()) t.E = t.E.clone();  // the bytes are the caller's: own a copy
+  report.mapped = false;
+  return t;
+}
+
+}  // namespace lumen::io

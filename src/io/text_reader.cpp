@@ -1,0 +1,230 @@
+// Text tables: word2vec text (header "rows dim", fastText .vec too), GloVe (no header; d from the first row)
+// and the Embedding Projector's vectors.tsv (values only, tab-separated). Parsed in place from the mapped file,
+// in parallel over line ranges; values are read as double and rounded to float, as gensim does.
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <limits>
+#include <mutex>
+#include <optional>
+
+#include "io/readers.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/threads.hpp"
+
+namespace lumen::io::detail {
+
+namespace {
+
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_sep(char c) { return c == ' ' || c == '\t'; }
+
+struct RowError {
+  std::uint64_t row = 0;
+  std::size_t column = 0;  // byte offset in the line
+  std::string what;
+};
+
+// Parses one value at p (no leading space); returns the end, or nullptr if there is no number there.
+const char* parse_value(const char* p, const char* e, float& out) {
+  const char* s = p;
+  if (s < e && *s == '+') ++s;  // Python's float() takes a leading '+'; from_chars does not
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s, e, v, std::chars_format::general);
+  if (ec == std::errc::invalid_argument) return nullptr;
+  if (ec == std::errc::result_out_of_range) {  // overflow to +-inf, underflow to 0, as float() does
+    std::string tok(s, static_cast<std::size_t>(ptr - s));
+    v = std::strtod(tok.c_str(), nullptr);
+  }
+  out = static_cast<float>(v);
+  return ptr;
+}
+
+// One row: [word] then dim values, separated by spaces or tabs, trailing whitespace ignored.
+std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, std::size_t dim, float* out,
+                                  std::string_view& word) {
+  const char* b = s;
+  while (e > s && is_space(e[-1])) --e;
+  const char* p = s;
+  if (has_word) {
+    while (p < e && !is_sep(*p)) ++p;
+    word = std::string_view(s, static_cast<std::size_t>(p - s));
+    if (word.empty()) return RowError{0, 0, fmt::format("expected a word followed by {} values, got {}", dim,
+                                                        p == e ? "an empty line" : "a leading space")};
+  }
+  for (std::size_t k = 0; k < dim; ++k) {
+    const char* before = p;
+    while (p < e && is_sep(*p)) ++p;
+    if (p == e)
+      return RowError{0, static_cast<std::size_t>(p - b),
+                      fmt::format("expected {} values{}, found {}", dim, has_word ? " after the word" : "", k)};
+    if ((has_word || k > 0) && p == before)
+      return RowError{0, static_cast<std::size_t>(p - b), fmt::format("expected a space before value {}", k + 1)};
+    const char* q = parse_value(p, e, out[k]);
+    if (q == nullptr || (q < e && !is_sep(*q))) {
+      const char* t = p;
+      while (t < e && !is_sep(*t)) ++t;
+      return RowError{0, static_cast<std::size_t>(p - b),
+                      fmt::format("expected a number for value {} of {}, got '{}'", k + 1, dim,
+                                  std::string_view(p, std::min<std::size_t>(static_cast<std::size_t>(t - p), 40)))};
+    }
+    p = q;
+  }
+  while (p < e && is_sep(*p)) ++p;
+  if (p != e) {
+    std::size_t extra = 0;
+    for (const char* t = p; t < e;) {
+      ++extra;
+      while (t < e && !is_sep(*t)) ++t;
+      while (t < e && is_sep(*t)) ++t;
+    }
+    return RowError{0, static_cast<std::size_t>(p - b),
+                    fmt::format("expected {} values{}, found {}", dim, has_word ? " after the word" : "", dim + extra)};
+  }
+  return std::nullopt;
+}
+
+// Parses a non-negative decimal integer at p (after spaces); nullopt if none or it overflows.
+std::optional<std::uint64_t> parse_count(const char*& p, const char* e) {
+  while (p < e && is_space(*p)) ++p;
+  std::uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(p, e, v);
+  if (ec != std::errc() || (ptr < e && !is_space(*ptr))) return std::nullopt;
+  p = ptr;
+  return v;
+}
+
+bool blank(const char* s, const char* e) {
+  for (; s < e; ++s)
+    if (!is_space(*s) && *s != '\n') return false;
+  return true;
+}
+
+std::size_t count_fields(const char* s, const char* e) {
+  while (e > s && is_space(e[-1])) --e;
+  std::size_t n = 0;
+  const char* p = s;
+  while (p < e) {
+    while (p < e && is_sep(*p)) ++p;
+    if (p == e) break;
+    ++n;
+    while (p < e && !is_sep(*p)) ++p;
+  }
+  return n;
+}
+
+}  // namespace
+
+Table read_text(const ReadContext& cx, Format format) {
+  const std::string& name = cx.name();
+  const char* const base = cx.file->data();
+  const char* const end = base + cx.file->size();
+  if (cx.file->size() == 0) throw ParseError(name, 0, 0, "empty file; expected a table");
+  const bool has_word = format != Format::projector_tsv;
+  const char* p = base;
+  std::uint64_t first_line = 1;  // line number of the first row
+  std::size_t want = std::numeric_limits<std::size_t>::max();
+  std::size_t dim = 0;
+
+  if (format == Format::word2vec_text) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* he = nl != nullptr ? nl : end;
+    const char* q = p;
+    auto rows = parse_count(q, he);
+    auto d = rows ? parse_count(q, he) : std::nullopt;
+    if (!rows || !d || !blank(q, he))
+      throw ParseError(name, 1, 0,
+                       fmt::format("expected a header line 'rows dim' (two non-negative integers), got '{}'",
+                                   std::string_view(p, std::min<std::size_t>(static_cast<std::size_t>(he - p), 60))));
+    p = nl != nullptr ? nl + 1 : end;
+    first_line = 2;
+    const auto rest = static_cast<std::uint64_t>(end - p);
+    if (*d == 0 && *rows != 0) throw ParseError(name, 1, 0, fmt::format("header says dim 0; expected dim >= 1"));
+    // Validate before allocating: each row needs at least a 1-byte word and d (space, digit) pairs.
+    if (*rows != 0 && (*d > rest / 2 || *rows > (rest + 1) / (2 * *d + 2)))
+      throw ParseError(name, 1, 0,
+                       fmt::format("header claims {} rows of {} values, but only {} bytes follow (each row needs at "
+                                   "least {}); the header or the file is wrong",
+                                   *rows, *d, rest, *d > rest ? std::string("more") : std::to_string(2 * *d + 1)));
+    want = static_cast<std::size_t>(*rows);
+    dim = static_cast<std::size_t>(*d);
+  }
+  want = limited(want, cx.options.limit);
+
+  // Line starts (and ends) of the rows to read.
+  std::vector<const char*> starts;
+  if (format == Format::word2vec_text) starts.reserve(want);
+  for (const char* q = p; q < end && starts.size() < want;) {
+    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
+    const char* le = nl != nullptr ? nl : end;
+    if (blank(q, le) && blank(le, end)) break;  // trailing blank lines end the table
+    starts.push_back(q);
+    q = nl != nullptr ? nl + 1 : end;
+  }
+  const std::size_t n = starts.size();
+  if (format == Format::word2vec_text && n < want)
+    throw ParseError(name, first_line + n, static_cast<std::uint64_t>(end - base),
+                     fmt::format("unexpected end of file: the header promises {} rows, the file has {}", want, n));
+  if (format != Format::word2vec_text) {
+    if (n == 0) throw ParseError(name, 1, 0, "no rows; expected a table (a word and its values per line)");
+    const char* le = static_cast<const char*>(std::memchr(starts[0], '\n', static_cast<std::size_t>(end - starts[0])));
+    const std::size_t fields = count_fields(starts[0], le != nullptr ? le : end);
+    dim = has_word ? (fields > 0 ? fields - 1 : 0) : fields;
+    if (dim == 0)
+      throw ParseError(name, first_line, 0,
+                       has_word ? "expected a word followed by its values (the row length sets d)"
+                                : "expected tab-separated values");
+  }
+
+  // E (n, d) in the storage type; rows are parsed to f32 then rounded when stored narrower.
+  const DType dtype = cx.options.dtype;
+  Matrix E(n, dim, dtype);
+  std::byte* out = E.mutable_data();
+  std::vector<std::string_view> words(has_word ? n : 0);
+  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
+  if (n < 2048) threads = 1;
+  std::mutex mu;
+  std::optional<RowError> first_error;
+  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
+    for (std::size_t i = lo; i < hi; ++i) {
+      const char* s = starts[i];
+      const char* e = i + 1 < n ? starts[i + 1] - 1
+                                : [&] {
+                                    auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
+                                    return nl != nullptr ? nl : end;
+                                  }();
+      float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
+      std::string_view word;
+      if (auto err = parse_row(s, e, has_word, dim, dst, word)) {
+        err->row = i;
+        std::lock_guard lock(mu);
+        if (!first_error || first_error->row > i) first_error = std::move(err);
+        return;  // the rest of this range cannot hold an earlier error
+      }
+      if (has_word) words[i] = word;
+      if (dtype != DType::f32) {
+        auto* d16 = reinterpret_cast<std::uint16_t*>(out) + i * dim;
+        for (std::size_t k = 0; k < dim; ++k) d16[k] = dtype == DType::f16 ? f32_to_f16(buf[k]) : f32_to_bf16(buf[k]);
+      }
+    }
+  });
+  if (first_error)
+    throw ParseError(name, first_line + first_error->row,
+                     static_cast<std::uint64_t>(starts[first_error->row] - base) + first_error->column,
+                     first_error->what);
+
+  if (!has_word) {
+    cx.report.rows_read = n;
+    Table t;
+    t.E = std::move(E);
+    return t;  // the caller names the rows (metadata.tsv or ids)
+  }
+  return assemble(words, std::move(E), cx, [&](std::size_t i) {
+    return Location{first_line + i, static_cast<std::uint64_t>(starts[i] - base)};
+  });
+}
+
+}  // namespace lumen::io::detail

@@ -1,0 +1,76 @@
+#include "io/utf8.hpp"
+
+#include <cstdint>
+
+namespace lumen::io {
+
+namespace {
+// Length of the valid sequence starting at s[i] (1..4), or 0 with `bad` = the length of the maximal invalid
+// subpart (at least 1) that the Unicode standard (and Python's decoder) replaces by one U+FFFD.
+std::size_t sequence_at(std::string_view s, std::size_t i, std::size_t& bad) {
+  const auto b0 = static_cast<std::uint8_t>(s[i]);
+  bad = 1;
+  if (b0 < 0x80) return 1;
+  std::size_t need;
+  std::uint8_t lo = 0x80, hi = 0xbf;  // allowed range of the second byte
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    need = 2;
+  } else if (b0 >= 0xe0 && b0 <= 0xef) {
+    need = 3;
+    if (b0 == 0xe0) lo = 0xa0;
+    if (b0 == 0xed) hi = 0x9f;  // no surrogates
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    need = 4;
+    if (b0 == 0xf0) lo = 0x90;
+    if (b0 == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  for (std::size_t k = 1; k < need; ++k) {
+    if (i + k >= s.size()) {
+      bad = k;
+      return 0;
+    }
+    const auto b = static_cast<std::uint8_t>(s[i + k]);
+    const std::uint8_t l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xbf;
+    if (b < l || b > h) {
+      bad = k;
+      return 0;
+    }
+  }
+  return need;
+}
+}  // namespace
+
+std::size_t utf8_invalid_at(std::string_view s) {
+  std::size_t i = 0, bad = 0;
+  while (i < s.size()) {
+    if (static_cast<std::uint8_t>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = sequence_at(s, i, bad);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
+std::string utf8_repair(std::string_view s, bool replace) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  std::size_t i = 0, bad = 0;
+  while (i < s.size()) {
+    const std::size_t n = sequence_at(s, i, bad);
+    if (n != 0) {
+      out.append(s.substr(i, n));
+      i += n;
+    } else {
+      if (replace) out += "\xef\xbf\xbd";
+      i += bad;
+    }
+  }
+  return out;
+}
+
+}  // namespace lumen::io
