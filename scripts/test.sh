@@ -1,6 +1,25 @@
 #!/usr/bin/env bash
 # The test command: installs, builds and runs every check. CI runs exactly this (through .ci/run).
+# Steps: the normal build and its tests; the same tests under ASan+UBSan; bounded fuzz runs; formatting;
+# clang-tidy; cppcheck. Each step's time is printed at the end (see docs/quality.md for the figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 600
+
+times=()
+step() {
+  local name=$1 t0=$SECONDS
+  shift
+  echo "=== $name: $*"
+  "$@"
+  times+=("$(printf '%-10s %4ds' "$name" $((SECONDS - t0)))")
+}
+step format bash scripts/check-format.sh
+step cppcheck bash scripts/check-cppcheck.sh
+step sanitize bash scripts/test-sanitize.sh
+step fuzz bash scripts/test-fuzz.sh
+step tidy bash scripts/check-tidy.sh
+echo "=== all checks passed; step times:"
+printf '  %s\n' "${times[@]}"
+echo "  total      ${SECONDS}s"

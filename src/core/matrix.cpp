@@ -41,7 +41,7 @@ Matrix Matrix::borrow(const void* data, std::size_t rows, std::size_t cols, DTyp
 
 Matrix Matrix::clone() const {
   Matrix m(rows_, cols_, dtype_);
-  if (bytes() != 0) std::memcpy(m.data_, data_, bytes());
+  if (m.data_ != nullptr) std::memcpy(m.data_, data_, bytes());  // null iff bytes() == 0
   return m;
 }
 

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc, -O1 -g, leaks checked, any
+# UB aborts): configure preset `asan` (build-asan/), build everything but the benchmarks, run ctest.
+# Extra ctest arguments pass through, e.g. scripts/test-sanitize.sh -L core
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${LUMEN_JOBS:-$(nproc)}
+cmake --preset asan >/dev/null
+cmake --build build-asan -j"$jobs"
+# Tests labelled `asan-skip` are too slow under ASan; each such label is justified in docs/quality.md.
+ctest --preset asan -j"$jobs" -LE asan-skip "$@"
