@@ -1,0 +1,52 @@
+#pragma once
+// Vector arithmetic over a table: a : b :: c : ? (king - man + woman ~ queen), the odd one out, and
+// the similarity of two words. Semantics follow gensim's KeyedVectors, so results can be compared:
+//   3CosAdd = most_similar(positive=[b, c], negative=[a]): unit(unit(b) - unit(a) + unit(c)), cosine to every row;
+//   3CosMul = most_similar_cosmul(positive=[b, c], negative=[a]) (Levy & Goldberg 2014):
+//             cos'(x,b) cos'(x,c) / (cos'(x,a) + 1e-6), with cos' = (1 + cos) / 2 shifted into [0, 1];
+//   doesnt_match: the word whose unit vector is least similar to the unit mean of the unit vectors.
+// The standard evaluation excludes a, b and c from the answers; without that exclusion the nearest word is
+// very often one of the inputs (Nissim, van Noord & van der Goot 2020), so exclude_inputs = false shows it.
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "lumen/search/neighbour.hpp"
+#include "lumen/search/searcher.hpp"
+
+namespace lumen::search {
+
+enum class AnalogyMethod { add, mul };
+std::string_view analogy_method_name(AnalogyMethod m);
+AnalogyMethod parse_analogy_method(std::string_view name);  // "add"/"3cosadd", "mul"/"3cosmul"; UsageError
+
+struct AnalogyOptions {
+  AnalogyMethod method = AnalogyMethod::add;
+  std::size_t k = 10;
+  bool exclude_inputs = true;
+  std::size_t restrict_rows = 0;  // answers only from rows [0, N); 0: all
+  std::size_t threads = 0;
+};
+
+struct AnalogyResult {
+  std::vector<Neighbour> answers;     // best first; score: cosine (add) or the 3CosMul ratio (mul)
+  std::optional<std::size_t> rank;    // 1-based rank of the expected answer, if one was asked for; nullopt if
+                                      // it cannot be an answer (excluded as an input, or outside restrict)
+};
+
+// a : b :: c : ?  Ids must be rows of the searcher's table (IdError otherwise).
+AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions& options,
+                      std::optional<Id> expected = std::nullopt);
+
+// The query vector of 3CosAdd: unit(unit(b) - unit(a) + unit(c)) (d).
+std::vector<float> analogy_vector(const Searcher& s, Id a, Id b, Id c);
+
+struct OddOneOut {
+  Id id;                               // the word that doesn't match
+  std::vector<Neighbour> by_distance;  // every input with its cosine to the mean, least similar first
+};
+// Needs at least one id (UsageError otherwise).
+OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids);
+
+}  // namespace lumen::search

@@ -1,0 +1,208 @@
+#include "lumen/search/hnsw.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <hnswlib/hnswlib.h>
+#include <mutex>
+
+#include "lumen/core/atomic_file.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/threads.hpp"
+#include "topk.hpp"
+
+namespace lumen::search {
+
+struct HnswIndex::Impl {
+  std::unique_ptr<hnswlib::SpaceInterface<float>> space;
+  std::unique_ptr<hnswlib::HierarchicalNSW<float>> graph;
+  mutable std::mutex mu;  // hnswlib's search breadth (ef_) is a member: set it under the lock
+};
+
+namespace {
+
+std::unique_ptr<hnswlib::SpaceInterface<float>> make_space(Metric m, std::size_t d) {
+  if (m == Metric::euclidean) return std::make_unique<hnswlib::L2Space>(d);
+  return std::make_unique<hnswlib::InnerProductSpace>(d);  // cosine: on unit rows
+}
+
+// The vector the graph stores for row r: the row, or the unit row for cosine.
+std::vector<float> stored_vector(const Searcher& s, Metric m, Id r) {
+  return m == Metric::cosine ? s.unit_row(r) : s.row(r);
+}
+
+// hnswlib trusts its files (a bad one makes it free uninitialised memory): walk the layout saveIndex() writes
+// first, so a truncated or foreign file is a ParseError with a byte offset, never a crash.
+void check_layout(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("{}: cannot open", path));
+  in.seekg(0, std::ios::end);
+  const auto total = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  std::uint64_t at = 0;
+  auto read = [&](auto& v, const char* what) {
+    in.read(reinterpret_cast<char*>(&v), sizeof v);
+    if (!in) throw ParseError(path, 0, at, fmt::format("not an HNSW index: file ends in its header ({})", what));
+    at += sizeof v;
+  };
+  std::size_t offset0, max_elements, count, per_element, label_offset, offset_data, maxM, maxM0, M, efc;
+  int maxlevel;
+  unsigned enterpoint;
+  double mult;
+  read(offset0, "offsetLevel0");
+  read(max_elements, "max_elements");
+  read(count, "element count");
+  read(per_element, "bytes per element");
+  read(label_offset, "label offset");
+  read(offset_data, "data offset");
+  read(maxlevel, "max level");
+  read(enterpoint, "entry point");
+  read(maxM, "maxM");
+  read(maxM0, "maxM0");
+  read(M, "M");
+  read(mult, "mult");
+  read(efc, "ef_construction");
+  const std::uint64_t header = at;
+  const bool sane = offset0 == 0 && count <= max_elements && count > 0 && maxM0 <= 20000 && maxM <= 10000 &&
+                    offset_data == maxM0 * 4 + 4 && label_offset > offset_data && per_element == label_offset + 8 &&
+                    per_element < (1u << 30) && maxlevel >= 0 && maxlevel < 64 && enterpoint < count;
+  if (!sane) throw ParseError(path, 0, 0, "not an HNSW index saved by lumen (inconsistent header)");
+  if (count > (total - header) / per_element)
+    throw ParseError(path, 0, header, fmt::format("HNSW index truncated: {} elements do not fit", count));
+  std::uint64_t pos = header + count * per_element;
+  const std::uint64_t per_level = maxM * 4 + 4;
+  for (std::size_t i = 0; i < count; ++i) {
+    unsigned size = 0;
+    in.seekg(static_cast<std::streamoff>(pos));
+    in.read(reinterpret_cast<char*>(&size), sizeof size);
+    if (!in) throw ParseError(path, 0, pos, fmt::format("HNSW index truncated in the links of element {}", i));
+    if (size % per_level != 0 || size / per_level > 64)
+      throw ParseError(path, 0, pos, fmt::format("HNSW index: bad link list size {} for element {}", size, i));
+    pos += 4 + size;
+  }
+  if (pos != total) throw ParseError(path, 0, pos, "HNSW index: unexpected bytes after the last element");
+}
+
+std::size_t indexed_rows(const Searcher& s, std::size_t rows) { return rows == 0 ? s.V() : std::min(rows, s.V()); }
+
+}  // namespace
+
+HnswIndex::HnswIndex(const Searcher& s, Metric m, std::unique_ptr<Impl> impl)
+    : searcher_(&s), metric_(m), impl_(std::move(impl)) {}
+HnswIndex::HnswIndex(HnswIndex&&) noexcept = default;
+HnswIndex& HnswIndex::operator=(HnswIndex&&) noexcept = default;
+HnswIndex::~HnswIndex() = default;
+
+std::size_t HnswIndex::size() const { return impl_->graph->cur_element_count; }
+
+HnswIndex HnswIndex::build(const Searcher& s, Metric m, std::size_t rows, const HnswOptions& o) {
+  const std::size_t n = indexed_rows(s, rows);
+  if (n == 0) throw InputError("cannot index an empty table");
+  if (o.M < 2 || o.M > 10000) throw UsageError("HNSW M must be in [2, 10000]");
+  auto impl = std::make_unique<Impl>();
+  impl->space = make_space(m, s.d());
+  impl->graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(impl->space.get(), n, o.M, o.ef_construction, o.seed);
+  // The first point alone, then the rest in parallel (hnswlib locks per node).
+  impl->graph->addPoint(stored_vector(s, m, 0).data(), 0);
+  const std::size_t T = o.threads == 0 ? default_threads() : o.threads;
+  parallel_for(n - 1, T, [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) {
+      const Id r = static_cast<Id>(i + 1);
+      impl->graph->addPoint(stored_vector(s, m, r).data(), static_cast<hnswlib::labeltype>(r));
+    }
+  });
+  return HnswIndex(s, m, std::move(impl));
+}
+
+HnswIndex HnswIndex::load(const std::string& path, const Searcher& s, Metric m, std::size_t rows) {
+  const std::size_t n = indexed_rows(s, rows);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw IoError(fmt::format("{}: no such index file", path));
+  check_layout(path);
+  auto impl = std::make_unique<Impl>();
+  impl->space = make_space(m, s.d());
+  impl->graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(impl->space.get());
+  try {
+    impl->graph->loadIndex(path, impl->space.get());
+  } catch (const std::exception& e) {
+    // A half-loaded graph cannot be destroyed safely (hnswlib frees members it never set): leak it.
+    (void)impl->graph.release();
+    throw ParseError(path, 0, 0, fmt::format("not an HNSW index ({})", e.what()));
+  }
+  auto& g = *impl->graph;
+  if (g.label_offset_ - g.offsetData_ != s.d() * sizeof(float))
+    throw InputError(fmt::format("{}: index vectors have {} dimensions, the table has d = {}", path,
+                                 (g.label_offset_ - g.offsetData_) / sizeof(float), s.d()));
+  if (g.cur_element_count != n)
+    throw InputError(fmt::format("{}: index has {} rows, the table (restricted) has {}", path, g.cur_element_count, n));
+  // The stored vectors must be this table's rows (unit rows for cosine): check a few.
+  for (std::size_t r : {std::size_t{0}, n / 2, n - 1}) {
+    const auto want = stored_vector(s, m, static_cast<Id>(r));
+    const auto it = g.label_lookup_.find(r);
+    if (it == g.label_lookup_.end()) throw InputError(fmt::format("{}: index lacks row {}", path, r));
+    const float* got = reinterpret_cast<const float*>(g.getDataByInternalId(it->second));
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (std::fabs(got[i] - want[i]) > 1e-6f * (1.0f + std::fabs(want[i])))
+        throw InputError(fmt::format("{}: index was built for another table or metric (row {} differs; rebuild it "
+                                     "for --metric {})",
+                                     path, r, metric_name(m)));
+  }
+  return HnswIndex(s, m, std::move(impl));
+}
+
+void HnswIndex::save(const std::string& path) const {
+  // hnswlib writes to a path itself: let it write a scratch file, then copy it through AtomicFile.
+  const std::string scratch = path + ".hnswlib-scratch";
+  try {
+    impl_->graph->saveIndex(scratch);
+    std::ifstream in(scratch, std::ios::binary);
+    if (!in) throw IoError(fmt::format("{}: cannot write the index", path));
+    AtomicFile out(path);
+    std::vector<char> buf(1 << 20);
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      if (in.gcount() > 0) out.write(buf.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    out.commit();
+  } catch (...) {
+    std::remove(scratch.c_str());
+    throw;
+  }
+  std::remove(scratch.c_str());
+}
+
+std::vector<Neighbour> HnswIndex::search(std::span<const float> q, std::size_t k, const std::vector<Id>& exclude,
+                                         std::size_t ef) const {
+  if (k == 0) throw UsageError("k must be at least 1");
+  if (q.size() != searcher_->d())
+    throw InputError(fmt::format("query has {} dimensions, the table has d = {}", q.size(), searcher_->d()));
+  std::vector<float> v(q.begin(), q.end());
+  if (metric_ == Metric::cosine) {
+    double n2 = 0;
+    for (float x : v) n2 += static_cast<double>(x) * x;
+    if (n2 > 0)
+      for (float& x : v) x = static_cast<float>(x / std::sqrt(n2));
+  }
+  const std::size_t want = k + exclude.size();
+  std::priority_queue<std::pair<float, hnswlib::labeltype>> found;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->graph->setEf(std::max(ef == 0 ? std::max<std::size_t>(64, 2 * want) : ef, want));
+    found = impl_->graph->searchKnn(v.data(), want);
+  }
+  std::vector<detail::Entry> all;
+  while (!found.empty()) {
+    const Id id = static_cast<Id>(found.top().second);
+    found.pop();
+    if (std::find(exclude.begin(), exclude.end(), id) != exclude.end()) continue;
+    const float score = searcher_->score(q, id, metric_);
+    all.push_back({rank_key(metric_, score), score, id});
+  }
+  return detail::best(std::move(all), k);
+}
+
+}  // namespace lumen::search
