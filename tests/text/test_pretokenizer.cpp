@@ -41,6 +41,15 @@ TEST(Pretokenizer, UnicodeClassesAreReal) {
   EXPECT_EQ(split(p, "hi \xf0\x9f\x98\x80\xf0\x9f\x98\x80"), (S{"hi", " \xf0\x9f\x98\x80\xf0\x9f\x98\x80"}));
 }
 
+TEST(Pretokenizer, WhiteSpaceIsUnicodes) {
+  // U+FEFF (BOM) is a format character, not white space (JavaScript's \s, hence js-tiktoken, says it is);
+  // U+0085 (NEL) and U+2028 are white space.
+  const auto p = one(kGpt2Pattern);
+  EXPECT_EQ(split(p, " \xef\xbb\xbfHello"), (S{" \xef\xbb\xbf", "Hello"}));
+  EXPECT_EQ(split(p, "a\xc2\x85\xc2\x85" "b"), (S{"a", "\xc2\x85", "\xc2\x85", "b"}));
+  EXPECT_EQ(split(p, "a\xe2\x80\xa8 b"), (S{"a", "\xe2\x80\xa8", " b"}));
+}
+
 TEST(Pretokenizer, Llama3Pattern) {
   const auto p = one(kLlama3Pattern);
   EXPECT_EQ(split(p, "I'M here"), (S{"I", "'M", " here"}));  // contractions ignore case
