@@ -32,6 +32,11 @@ std::optional<Id> Vocab::add(std::string token, std::uint64_t count) {
   return id;
 }
 
+bool Vocab::add_alias(std::string alias, Id id) {
+  if (id < 0 || static_cast<std::size_t>(id) >= tokens_.size()) return false;
+  return index_.try_emplace(std::move(alias), id).second;
+}
+
 std::optional<Id> Vocab::find(std::string_view token) const {
   auto it = index_.find(std::string(token));
   if (it == index_.end()) return std::nullopt;
@@ -80,6 +85,7 @@ void Vocab::truncate(std::size_t n) {
   if (n >= tokens_.size()) return;
   for (std::size_t i = n; i < tokens_.size(); ++i) index_.erase(tokens_[i]);
   tokens_.resize(n);
+  if (index_.size() > n) std::erase_if(index_, [n](const auto& kv) { return kv.second >= static_cast<Id>(n); });  // aliases
   if (has_counts_) counts_.resize(n);
 }
 

@@ -19,6 +19,9 @@ class Vocab {
 
   // Appends a token and returns its id; a duplicate is not added and returns std::nullopt.
   std::optional<Id> add(std::string token, std::uint64_t count = 0);
+  // Another spelling find() accepts for an existing id (a tokenizer's " cat" and "Ġcat" for the row labelled
+  // "␣cat"); not a token: size() and tokens() do not see it. False if the spelling is already taken.
+  bool add_alias(std::string alias, Id id);
   std::optional<Id> find(std::string_view token) const;
   // The id of token, or UnknownTokenError with up to five close spellings.
   Id require(std::string_view token) const;
