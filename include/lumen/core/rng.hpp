@@ -49,7 +49,7 @@ class Rng {
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::uint64_t s_[4];
+  std::uint64_t s_[4] = {};
   double spare_ = 0.0;
   bool has_spare_ = false;
 };
