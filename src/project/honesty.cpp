@@ -6,6 +6,8 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/core/table.hpp"
+#include "lumen/search/searcher.hpp"
 
 namespace lumen::project {
 
@@ -21,19 +23,66 @@ std::size_t overlap(const std::int32_t* a, const std::int32_t* b, std::size_t k)
 }
 }  // namespace
 
-double knn_preservation(const Neighbours& original, const std::vector<std::int32_t>& queries, const Neighbours& map,
-                        std::size_t k) {
+double knn_preservation(const Neighbours& original, const Neighbours& map, std::size_t k) {
   if (k == 0 || k > original.k || k > map.k)
     throw UsageError(fmt::format("kNN preservation: k = {} but the neighbour lists hold {} and {}", k, original.k, map.k));
-  if (map.n != queries.size()) throw InputError("kNN preservation: the map's neighbours are not laid out by query");
-  if (queries.empty()) return 0.0;
+  if (map.n != original.n) throw InputError(fmt::format("kNN preservation: {} and {} queries", original.n, map.n));
+  if (map.n == 0) return 0.0;
   double sum = 0.0;
+  for (std::size_t r = 0; r < map.n; ++r)
+    sum += static_cast<double>(overlap(original.row(r), map.row(r), k)) / static_cast<double>(k);
+  return sum / static_cast<double>(map.n);
+}
+
+Neighbours select_rows(const Neighbours& nb, const std::vector<std::int32_t>& queries) {
+  Neighbours out;
+  out.n = queries.size();
+  out.k = nb.k;
+  out.ids.reserve(out.n * out.k);
+  out.dist2.reserve(out.n * out.k);
   for (std::size_t r = 0; r < queries.size(); ++r) {
     const auto i = static_cast<std::size_t>(queries[r]);
-    if (i >= original.n) throw IdError(queries[r], r, static_cast<std::int64_t>(original.n));
-    sum += static_cast<double>(overlap(original.row(i), map.row(r), k)) / static_cast<double>(k);
+    if (queries[r] < 0 || i >= nb.n) throw IdError(queries[r], r, static_cast<std::int64_t>(nb.n));
+    out.ids.insert(out.ids.end(), nb.row(i), nb.row(i) + nb.k);
+    out.dist2.insert(out.dist2.end(), nb.row_dist2(i), nb.row_dist2(i) + nb.k);
   }
-  return sum / static_cast<double>(queries.size());
+  return out;
+}
+
+Neighbours query_neighbours(const Matrix& X, const std::vector<std::int32_t>& queries, std::size_t k, bool cosine,
+                            std::size_t threads) {
+  const std::size_t n = X.rows(), d = X.cols();
+  if (k == 0 || k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} points", k, n));
+  if (X.dtype() != DType::f32) throw UsageError("neighbours: rows must be f32");
+  Table t;
+  t.E = Matrix::borrow(X.data(), n, d, DType::f32);
+  const search::Searcher searcher(t, threads);
+  search::SearchOptions o;
+  o.k = k + 1;
+  o.metric = cosine ? search::Metric::cosine : search::Metric::euclidean;
+  o.threads = threads;
+  Matrix Q(queries.size(), d);
+  for (std::size_t r = 0; r < queries.size(); ++r) {
+    if (queries[r] < 0 || static_cast<std::size_t>(queries[r]) >= n) throw IdError(queries[r], r, static_cast<std::int64_t>(n));
+    X.row_f32(static_cast<std::size_t>(queries[r]), Q.row_mut(r).data());
+  }
+  const auto found = searcher.search_batch(Q, o);
+  Neighbours nb;
+  nb.n = queries.size();
+  nb.k = k;
+  nb.ids.resize(nb.n * k);
+  nb.dist2.resize(nb.n * k);
+  for (std::size_t r = 0; r < nb.n; ++r) {
+    std::size_t out = 0;
+    for (const auto& f : found[r]) {
+      if (f.id == queries[r] || out == k) continue;  // itself (or, tied with it, the last)
+      nb.ids[r * k + out] = static_cast<std::int32_t>(f.id);
+      nb.dist2[r * k + out] = cosine ? 2.0f - 2.0f * f.score : f.score * f.score;
+      ++out;
+    }
+    if (out != k) throw Error(fmt::format("neighbours: the search returned {} of {} for query {}", out, k, r));
+  }
+  return nb;
 }
 
 double knn_jaccard(const Neighbours& a, const Neighbours& b, std::size_t k) {

@@ -1,12 +1,12 @@
 #include "lumen/project/neighbours.hpp"
 
 #include <algorithm>
-#include <cblas.h>
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/table.hpp"
 #include "lumen/core/threads.hpp"
-#include "project/blas_threads.hpp"
+#include "lumen/search/searcher.hpp"
 #include "project/topk_heap.hpp"
 
 namespace lumen::project {
@@ -19,45 +19,41 @@ void check_k(std::size_t n, std::size_t k) {
 }
 }  // namespace
 
-Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads) {
+Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
+                            const std::function<void(std::size_t, std::size_t)>& progress) {
   const std::size_t n = X.rows(), d = X.cols();
   check_k(n, k);
-  threads = detail::use_blas_threads(threads);
-  const float* x = X.f32().data();
+  if (X.dtype() != DType::f32) throw UsageError("neighbours: rows must be f32");
+  // lumen's exact search over a borrowed view of X; each row asks for k + 1 and drops itself.
+  Table t;
+  t.E = Matrix::borrow(X.data(), n, d, DType::f32);
+  const search::Searcher searcher(t, threads);
+  search::SearchOptions o;
+  o.k = k + 1;
+  o.metric = search::Metric::euclidean;
+  o.threads = threads;
   Neighbours nb;
   nb.n = n;
   nb.k = k;
   nb.ids.resize(n * k);
   nb.dist2.resize(n * k);
-  std::vector<float> norm2(n);
-  parallel_for(n, threads, [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) {
-      double s = 0;
-      for (std::size_t c = 0; c < d; ++c) s += static_cast<double>(x[i * d + c]) * x[i * d + c];
-      norm2[i] = static_cast<float>(s);
-    }
-  });
-  // |q - x|^2 = |q|^2 + |x|^2 - 2 q.x, the dot products of a block of queries against every row by one sgemm.
-  const std::size_t B = std::max<std::size_t>(64, std::min<std::size_t>(512, (std::size_t{48} << 20) / (4 * n)));
-  std::vector<float> S(B * n);
-  for (std::size_t q0 = 0; q0 < n; q0 += B) {
-    const std::size_t q1 = std::min(n, q0 + B);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(q1 - q0), static_cast<int>(n),
-                static_cast<int>(d), 1.0f, x + q0 * d, static_cast<int>(d), x, static_cast<int>(d), 0.0f, S.data(),
-                static_cast<int>(n));
-    parallel_for(q1 - q0, threads, [&](std::size_t b, std::size_t e, std::size_t) {
-      detail::TopK top(k);
-      for (std::size_t r = b; r < e; ++r) {
-        const std::size_t i = q0 + r;
-        const float* s = S.data() + r * n;
-        const float qi = norm2[i];
-        for (std::size_t j = 0; j < n; ++j) {
-          const float dist = std::max(0.0f, qi + norm2[j] - 2.0f * s[j]);
-          if (dist <= top.bound() && j != i) top.push(dist, static_cast<std::int32_t>(j));
-        }
-        top.drain(nb.ids.data() + i * k, nb.dist2.data() + i * k);
+  constexpr std::size_t kQueries = 1024;  // queries per batch: progress between them
+  for (std::size_t q0 = 0; q0 < n; q0 += kQueries) {
+    const std::size_t q1 = std::min(n, q0 + kQueries);
+    const Matrix Q = Matrix::borrow(X.row_ptr(q0), q1 - q0, d, DType::f32);
+    const auto found = searcher.search_batch(Q, o);
+    for (std::size_t r = 0; r < q1 - q0; ++r) {
+      const std::size_t i = q0 + r;
+      std::size_t out = 0;
+      for (const auto& nbr : found[r]) {
+        if (static_cast<std::size_t>(nbr.id) == i || out == k) continue;  // itself (or, tied with it, the last)
+        nb.ids[i * k + out] = static_cast<std::int32_t>(nbr.id);
+        nb.dist2[i * k + out] = nbr.score * nbr.score;
+        ++out;
       }
-    });
+      if (out != k) throw Error(fmt::format("neighbours: the search returned {} of {} neighbours for row {}", out, k, i));
+    }
+    if (progress) progress(q1, n);
   }
   return nb;
 }

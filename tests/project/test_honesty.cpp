@@ -30,9 +30,12 @@ TEST(Honesty, JaccardCountsSharedNeighbours) {
 TEST(Honesty, PreservationComparesAgainstTheOriginalRows) {
   const Neighbours original = lists({{1, 2}, {0, 2}, {0, 1}, {2, 1}});
   const std::vector<std::int32_t> q{1, 3};
+  const Neighbours mine = select_rows(original, q);
+  EXPECT_EQ(mine.ids, (std::vector<std::int32_t>{0, 2, 2, 1}));
   const Neighbours map = lists({{2, 3}, {0, 1}});  // for points 1 and 3
-  EXPECT_DOUBLE_EQ(knn_preservation(original, q, map, 2), (0.5 + 0.5) / 2);
-  EXPECT_DOUBLE_EQ(knn_preservation(original, q, map, 1), (0.0 + 0.0) / 2);
+  EXPECT_DOUBLE_EQ(knn_preservation(mine, map, 2), (0.5 + 0.5) / 2);
+  EXPECT_DOUBLE_EQ(knn_preservation(mine, map, 1), (0.0 + 0.0) / 2);
+  EXPECT_THROW(select_rows(original, {4}), IdError);
 }
 
 TEST(Honesty, MapNeighboursAndSamples) {

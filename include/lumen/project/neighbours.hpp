@@ -3,6 +3,7 @@
 // what t-SNE's affinities and the honesty numbers are computed from.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
@@ -17,8 +18,10 @@ struct Neighbours {
   const float* row_dist2(std::size_t i) const { return dist2.data() + i * k; }
 };
 
-// X (n, d) f32. k < n. Brute force (exact), blocked through BLAS and lumen's search top-k.
-Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0);
+// X (n, d) f32. k < n. Exact, through lumen::search's batch top-k (GEMM, then exact rescoring);
+// progress(done, n) after each batch of queries.
+Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
+                            const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // The k nearest map points of each of `queries` among all n points of a two-dimensional map Y (n, 2),
 // itself excluded. Brute force per query (cheap in two dimensions).

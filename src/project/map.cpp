@@ -1,0 +1,140 @@
+#include "lumen/project/map.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "lumen/core/error.hpp"
+#include "lumen/project/honesty.hpp"
+#include "lumen/project/pca.hpp"
+#include "lumen/project/tsne.hpp"
+
+namespace lumen::project {
+
+Method parse_method(const std::string& name) {
+  if (name == "pca") return Method::pca;
+  if (name == "tsne" || name == "t-sne") return Method::tsne;
+  throw UsageError(fmt::format("unknown projection method '{}' (pca or tsne)", name));
+}
+
+namespace {
+std::string pct(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
+}  // namespace
+
+Map make_map(const Matrix& E, const MapOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Map m;
+  m.method = o.method;
+  if (o.rows.empty()) {
+    m.rows.resize(E.rows());
+    for (std::size_t i = 0; i < E.rows(); ++i) m.rows[i] = static_cast<Id>(i);
+  } else {
+    m.rows = o.rows;
+  }
+  const std::size_t n = m.rows.size();
+  if (n < 3) throw InputError(fmt::format("a map needs at least 3 rows (got {})", n));
+  if (o.seeds == 0) throw UsageError("--seeds must be at least 1");
+  // X (n, d) f32: the selected rows (the honesty numbers and t-SNE read them many times).
+  Matrix X(n, E.cols());
+  for (std::size_t r = 0; r < n; ++r) {
+    if (m.rows[r] < 0 || static_cast<std::size_t>(m.rows[r]) >= E.rows())
+      throw IdError(m.rows[r], r, static_cast<std::int64_t>(E.rows()));
+    E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
+  }
+  m.k = std::min(o.k, n - 1);
+  const std::vector<std::int32_t> sample = sample_points(n, o.sample, o.seed);
+  m.sampled = sample.size();
+  std::vector<Neighbours> maps;  // each map's neighbours of the sample
+
+  if (o.method == Method::pca) {
+    if (o.progress) o.progress("PCA", 0, 1);
+    const std::size_t k = std::min<std::size_t>(2, E.cols());
+    const Pca pca = fit_pca(X, {}, k, o.threads);
+    const Matrix Y = pca_transform(pca, X, {}, o.threads);
+    m.xy.assign(2 * n, 0.0f);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < k; ++c) m.xy[2 * i + c] = Y.at(i, c);
+    m.variance_ratio = pca.variance_ratio;
+    if (o.progress) o.progress("PCA: neighbours", 0, 1);
+    const Neighbours original = query_neighbours(X, sample, m.k, o.cosine, o.threads);
+    maps.push_back(map_neighbours(m.xy, n, sample, m.k, o.threads));
+    m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+  } else {
+    TsneOptions t;
+    t.perplexity = o.perplexity;
+    t.iterations = o.iterations;
+    t.theta = o.theta;
+    t.random_init = o.random_init;
+    t.cosine = o.cosine;
+    t.threads = o.threads;
+    m.iterations = o.iterations;
+    for (std::size_t s = 0; s < o.seeds; ++s) {
+      t.seed = o.seed + s;
+      const std::string label = o.seeds > 1 ? fmt::format("t-SNE {}/{}: ", s + 1, o.seeds) : "t-SNE: ";
+      if (o.progress)
+        t.progress = [&, label](const std::string& stage, std::size_t done, std::size_t total) {
+          o.progress(label + stage, done, total);
+        };
+      TsneResult r = tsne(X, t);
+      m.seeds.push_back(t.seed);
+      m.kl.push_back(r.kl);
+      m.perplexity = r.perplexity;
+      m.exact_gradient = r.exact_gradient;
+      maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
+      m.preservation.push_back(knn_preservation(select_rows(r.neighbours, sample), maps.back(), m.k));
+      if (s == 0) m.xy = std::move(r.Y);
+    }
+    if (maps.size() >= 2) {
+      double sum = 0;
+      std::size_t pairs = 0;
+      for (std::size_t a = 0; a < maps.size(); ++a)
+        for (std::size_t b = a + 1; b < maps.size(); ++b, ++pairs) sum += knn_jaccard(maps[a], maps[b], m.k);
+      m.agreement = sum / static_cast<double>(pairs);
+    }
+  }
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return m;
+}
+
+std::vector<std::string> describe(const Map& m) {
+  std::vector<std::string> lines;
+  const std::string over = m.sampled < m.rows.size() ? fmt::format(" (a sample of {} points)", m.sampled) : "";
+  double kept = 0;
+  for (double p : m.preservation) kept += p;
+  kept /= std::max<std::size_t>(1, m.preservation.size());
+  if (m.method == Method::pca) {
+    double both = 0;
+    for (double r : m.variance_ratio) both += r;
+    lines.push_back(fmt::format("PCA of {} points: the two axes hold {} of the variance ({})", m.rows.size(), pct(both),
+                                m.variance_ratio.size() == 2
+                                    ? fmt::format("PC1 {}, PC2 {}", pct(m.variance_ratio[0]), pct(m.variance_ratio[1]))
+                                    : fmt::format("PC1 {}", pct(m.variance_ratio[0]))));
+    lines.push_back(fmt::format("{}-NN kept from the original space: {}{}; the rest of the variance is squashed flat",
+                                m.k, pct(kept), over));
+  } else {
+    std::string kls;
+    for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);
+    lines.push_back(fmt::format("t-SNE of {} points: perplexity {:.3g}, {} iterations, seed{} {}; final KL {}",
+                                m.rows.size(), m.perplexity, m.iterations, m.seeds.size() > 1 ? "s" : "",
+                                m.seeds.size() > 1 ? fmt::format("{}..{}", m.seeds.front(), m.seeds.back())
+                                                   : fmt::format("{}", m.seeds.front()),
+                                kls));
+    std::string per;
+    if (m.preservation.size() > 1) {
+      per = " (per seed:";
+      for (double p : m.preservation) per += " " + pct(p);
+      per += ")";
+    }
+    lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), per, over));
+    if (m.agreement >= 0)
+      lines.push_back(fmt::format("maps agree with each other ({}-NN Jaccard between {} seeds): {}", m.k, m.seeds.size(),
+                                  pct(m.agreement)));
+    else
+      lines.push_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
+    lines.push_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
+  }
+  return lines;
+}
+
+}  // namespace lumen::project
