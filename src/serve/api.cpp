@@ -1,36 +1,110 @@
 #include "lumen/serve/api.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <thread>
 
 #include "lumen/core/error.hpp"
+#include "lumen/nn/params.hpp"
+#include "lumen/project/honesty.hpp"
+#include "lumen/project/neighbours.hpp"
+#include "lumen/project/pca.hpp"
+#include "lumen/project/toy.hpp"
+#include "lumen/project/tsne.hpp"
+#include "lumen/search/analogy.hpp"
+#include "lumen/search/searcher.hpp"
+#include "lumen/text/display.hpp"
+#include "lumen/text/tokenizer.hpp"
+#include "lumen/train/tokenizer.hpp"
 #include "params.hpp"
 
 namespace lumen::serve {
 
-struct Api::State {
-  Table main;
-  Limits limits;
+namespace {
+
+// A table the API answers from, with its searcher (row norms computed once).
+struct Loaded {
+  Table table;
+  std::unique_ptr<search::Searcher> searcher;
+  explicit Loaded(Table t) : table(std::move(t)), searcher(std::make_unique<search::Searcher>(table)) {}
 };
 
-Api::Api(Table table, Limits limits) : state_(std::make_unique<State>()) {
-  state_->main = std::move(table);
+// A projection computed in the background; the page polls /api/job for progress.
+struct Job {
+  std::atomic<double> progress{0.0};
+  std::atomic<bool> done{false};
+  std::mutex mu;
+  nlohmann::json result;  // guarded by mu
+  std::string error;      // guarded by mu
+  std::thread worker;
+};
+
+}  // namespace
+
+struct Api::State {
+  std::unique_ptr<Loaded> main, toy;
+  std::shared_ptr<const text::Tokenizer> tokenizer;
+  Limits limits;
+  std::mutex jobs_mu;
+  std::map<std::string, std::shared_ptr<Job>> jobs;  // key: the projection's parameters
+  std::vector<std::string> job_order;               // oldest first, to bound the cache
+
+  ~State() {
+    for (auto& [k, j] : jobs)
+      if (j->worker.joinable()) j->worker.join();
+  }
+
+  const Loaded& pick(const nlohmann::json& p) const {
+    const std::string name = get_string_or(p, "table", "main");
+    if (name == "main") return *main;
+    if (name == "toy") return *toy;
+    throw ApiError(422, fmt::format("unknown table '{}' (main or toy)", name));
+  }
+
+  // How a row reads: its tokenizer label for a tokenized table, else the vocabulary token.
+  std::string display(const Loaded& l, Id id) const {
+    if (tokenizer && &l == main.get() && tokenizer->has(id)) return tokenizer->label(id);
+    return l.table.vocab.token(id);
+  }
+
+  // The id a user means: a vocabulary token, a tokenizer label ("␣cat"), or the lower-cased word.
+  Id lookup(const Loaded& l, const std::string& word) const {
+    if (auto id = l.table.vocab.find(word)) return *id;
+    if (tokenizer && &l == main.get())
+      if (auto id = tokenizer->find(word); id && static_cast<std::size_t>(*id) < l.table.V()) return *id;
+    return l.table.vocab.require(word);  // UnknownTokenError with suggestions -> 422
+  }
+
+  nlohmann::json neighbour_list(const Loaded& l, const std::vector<search::Neighbour>& ns) const {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& n : ns)
+      out.push_back({{"token", l.table.vocab.token(n.id)}, {"display", display(l, n.id)}, {"id", n.id},
+                     {"score", std::isfinite(n.score) ? n.score : 0.0f}});
+    return out;
+  }
+};
+
+Api::Api(Table table, Limits limits) : Api(std::move(table), nullptr, limits) {}
+
+Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, Limits limits)
+    : state_(std::make_unique<State>()) {
+  state_->main = std::make_unique<Loaded>(std::move(table));
+  state_->toy = std::make_unique<Loaded>(toy_table());
+  state_->tokenizer = std::move(tokenizer);
   state_->limits = limits;
 }
 
 Api::~Api() = default;
 
-const Table& Api::table() const { return state_->main; }
+const Table& Api::table() const { return state_->main->table; }
 
 namespace {
 
-nlohmann::json info(const Table& t) {
-  return {{"source", t.source}, {"format", t.format}, {"V", t.V()}, {"d", t.d()},
-          {"dtype", std::string(dtype_name(t.E.dtype()))}};
-}
-
-std::vector<float> row_values(const Table& t, std::size_t id) {
+std::vector<float> finite_row(const Table& t, std::size_t id) {
   std::vector<float> v(t.d());
   t.E.row_f32(id, v.data());
   for (float& x : v)
@@ -38,34 +112,281 @@ std::vector<float> row_values(const Table& t, std::size_t id) {
   return v;
 }
 
+nlohmann::json tokenize(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = *s.main;
+  const std::string text = get_string(p, "text", s.limits.max_text_bytes);
+  nlohmann::json toks = nlohmann::json::array();
+  if (s.tokenizer) {
+    for (Id id : s.tokenizer->encode(text)) {
+      const bool in_table = static_cast<std::size_t>(id) < l.table.V();
+      toks.push_back({{"text", s.tokenizer->piece(id)}, {"display", s.tokenizer->label(id)},
+                      {"id", in_table ? nlohmann::json(id) : nlohmann::json(nullptr)}});
+    }
+    return {{"tokens", toks}, {"tokenizer", s.tokenizer->source}};
+  }
+  // A word table: split on spaces and punctuation; a word not in the vocabulary may be there lower-cased.
+  train::WordTokenizer words(train::TokenizerOptions{.lower = false, .split_punct = true});
+  for (const auto& w : words.tokenize(text)) {
+    std::optional<Id> id = l.table.vocab.find(w);
+    if (!id) {
+      std::string lower = w;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      id = l.table.vocab.find(lower);
+    }
+    toks.push_back({{"text", w}, {"display", w}, {"id", id ? nlohmann::json(*id) : nlohmann::json(nullptr)}});
+  }
+  return {{"tokens", toks}, {"tokenizer", "words"}};
+}
+
+nlohmann::json row(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = s.pick(p);
+  const Table& t = l.table;
+  Id id;
+  if (has(p, "id")) {
+    id = get_int(p, "id", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
+    if (id < 0 || static_cast<std::size_t>(id) >= t.V())
+      throw ApiError(422, fmt::format("id {} is out of range [0, {})", id, t.V()));
+  } else {
+    id = s.lookup(l, get_string(p, "token"));
+  }
+  const auto window = static_cast<std::size_t>(get_int_or(p, "window", 6, 0, static_cast<std::int64_t>(s.limits.max_window)));
+  const auto uid = static_cast<std::size_t>(id);
+  const std::size_t start = uid > window ? uid - window : 0;
+  const std::size_t end = std::min(t.V(), uid + window + 1);
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t r = start; r < end; ++r)
+    rows.push_back({{"id", r}, {"token", t.vocab.token(static_cast<Id>(r))}, {"display", s.display(l, static_cast<Id>(r))},
+                    {"values", finite_row(t, r)}});
+  return {{"id", id},
+          {"token", t.vocab.token(id)},
+          {"display", s.display(l, id)},
+          {"V", t.V()},
+          {"d", t.d()},
+          {"onehot", {{"length", t.V()}, {"index", id}}},
+          {"vector", finite_row(t, uid)},
+          {"window", {{"start", start}, {"rows", rows}}}};
+}
+
+nlohmann::json neighbours(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = s.pick(p);
+  const Id id = s.lookup(l, get_string(p, "word"));
+  search::SearchOptions o;
+  o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
+  o.metric = search::parse_metric(get_string_or(p, "metric", "cosine"));
+  o.exclude = {id};
+  return {{"query", get_string(p, "word")}, {"id", id}, {"metric", std::string(search::metric_name(o.metric))},
+          {"neighbours", s.neighbour_list(l, l.searcher->search(l.searcher->row(id), o))}};
+}
+
+nlohmann::json similarity(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = s.pick(p);
+  const std::string w1 = get_string(p, "w1"), w2 = get_string(p, "w2");
+  const Id a = s.lookup(l, w1), b = s.lookup(l, w2);
+  const auto& S = *l.searcher;
+  search::SearchOptions o;
+  o.k = static_cast<std::size_t>(get_int_or(p, "k", 8, 1, static_cast<std::int64_t>(s.limits.max_k)));
+  o.exclude = {a};
+  auto n1 = S.search(S.row(a), o);
+  o.exclude = {b};
+  auto n2 = S.search(S.row(b), o);
+  return {{"w1", w1}, {"w2", w2}, {"id1", a}, {"id2", b},
+          {"cosine", S.similarity(a, b, search::Metric::cosine)},
+          {"dot", S.similarity(a, b, search::Metric::dot)},
+          {"norm1", S.norm(a)}, {"norm2", S.norm(b)},
+          {"neighbours1", s.neighbour_list(l, n1)}, {"neighbours2", s.neighbour_list(l, n2)}};
+}
+
+nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = s.pick(p);
+  const std::string wa = get_string(p, "a"), wb = get_string(p, "b"), wc = get_string(p, "c");
+  const Id a = s.lookup(l, wa), b = s.lookup(l, wb), c = s.lookup(l, wc);
+  search::AnalogyOptions o;
+  o.method = search::parse_analogy_method(get_string_or(p, "method", "add"));
+  o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
+  o.exclude_inputs = get_bool_or(p, "exclude", true);
+  const auto result = search::analogy(*l.searcher, a, b, c, o);
+  // Where each input would rank in the raw ranking (no exclusion): the chapter's caveat, made visible.
+  search::AnalogyOptions raw = o;
+  raw.exclude_inputs = false;
+  raw.k = 1;
+  nlohmann::json ranks = nlohmann::json::object();
+  for (auto [w, id] : {std::pair{wa, a}, std::pair{wb, b}, std::pair{wc, c}}) {
+    auto r = search::analogy(*l.searcher, a, b, c, raw, id);
+    ranks[w] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
+  }
+  return {{"a", wa}, {"b", wb}, {"c", wc}, {"method", std::string(search::analogy_method_name(o.method))},
+          {"excluded", o.exclude_inputs}, {"answers", s.neighbour_list(l, result.answers)}, {"input_ranks", ranks}};
+}
+
+nlohmann::json params(const nlohmann::json& p) {
+  nn::ModelShape m = has(p, "preset") ? nn::preset(get_string(p, "preset")) : nn::ModelShape{};
+  auto u = [&](const char* key, std::uint64_t& field, std::int64_t hi) {
+    if (has(p, key)) field = static_cast<std::uint64_t>(get_int(p, key, 1, hi));
+  };
+  u("vocab", m.V, 100'000'000);
+  u("d_model", m.d, 1'000'000);
+  u("layers", m.layers, 100'000);
+  u("heads", m.heads, 100'000);
+  u("kv_heads", m.kv_heads, 100'000);
+  u("ffn", m.ffn, 10'000'000);
+  u("context", m.context, 100'000'000);
+  m.tied = get_bool_or(p, "tied", m.tied);
+  if (has(p, "d_model") && !has(p, "heads") && m.d % m.heads != 0) m.heads = m.kv_heads = 1;  // keep custom d valid
+  if (has(p, "d_model") && !has(p, "ffn")) m.ffn = nn::default_ffn(m.d, m.mlp);
+  const nn::ParamCount c = nn::count_params(m);
+  nlohmann::json mem = nlohmann::json::object();
+  for (const auto& pr : nn::precisions()) mem[std::string(pr.name)] = c.total * pr.bytes;
+  return {{"config", {{"name", m.name}, {"vocab", m.V}, {"d_model", m.d}, {"layers", m.layers}, {"heads", m.heads},
+                      {"kv_heads", m.kv_heads}, {"ffn", m.ffn}, {"context", m.context}, {"tied", m.tied}}},
+          {"embedding", c.token_embedding}, {"positional", c.positional}, {"blocks", c.blocks},
+          {"per_block", c.block}, {"final_norm", c.final_norm}, {"output_head", c.output_head},
+          {"total", c.total}, {"embedding_share", c.embedding_share}, {"memory_bytes", mem}};
+}
+
+// The rows a projection shows: the first `top` rows (frequency order) or the listed words.
+std::vector<Id> projection_rows(const Api::State& s, const Loaded& l, const nlohmann::json& p) {
+  std::vector<Id> rows;
+  if (has(p, "words")) {
+    for (const auto& w : get_words(p, "words", s.limits.max_map_points)) rows.push_back(s.lookup(l, w));
+  } else {
+    const auto top = static_cast<std::size_t>(get_int_or(p, "top", 1000, 2, static_cast<std::int64_t>(s.limits.max_map_points)));
+    for (std::size_t i = 0; i < std::min(top, l.table.V()); ++i) rows.push_back(static_cast<Id>(i));
+  }
+  if (rows.size() < 2) throw ApiError(422, "a map needs at least two points");
+  return rows;
+}
+
+nlohmann::json points_json(const Api::State& s, const Loaded& l, const std::vector<Id>& rows, const float* xy,
+                           std::size_t stride) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    pts.push_back({{"token", l.table.vocab.token(rows[i])}, {"display", s.display(l, rows[i])}, {"id", rows[i]},
+                   {"x", xy[i * stride]}, {"y", xy[i * stride + 1]}});
+  return pts;
+}
+
+nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::string& method, const std::vector<Id>& rows,
+                              std::uint64_t seed, Job& job) {
+  const Table& t = l.table;
+  if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
+  if (method == "pca" || t.d() == 2) {
+    if (t.d() == 2) {  // already a map (the toy table): show it as it is
+      std::vector<float> xy(rows.size() * 2);
+      for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &xy[2 * i]);
+      return {{"method", "identity"}, {"points", points_json(s, l, rows, xy.data(), 2)},
+              {"caption", "The table is two-dimensional: this is the table itself, no projection."}};
+    }
+    const project::Pca pca = project::fit_pca(t.E, rows, 2);
+    const Matrix Y = project::pca_transform(pca, t.E, rows);
+    const double held = pca.variance_ratio[0] + pca.variance_ratio[1];
+    return {{"method", "pca"},
+            {"points", points_json(s, l, rows, Y.f32().data(), 2)},
+            {"explained_variance", pca.variance_ratio},
+            {"caption", fmt::format("PCA of {} rows: the two axes hold {:.1f}% of the variance ({:.1f}% + {:.1f}%); "
+                                    "the rest is flattened away.",
+                                    rows.size(), 100 * held, 100 * pca.variance_ratio[0], 100 * pca.variance_ratio[1])}};
+  }
+  if (method != "tsne") throw ApiError(422, fmt::format("unknown method '{}' (pca or tsne)", method));
+  Matrix X(rows.size(), t.d());
+  for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), X.row_mut(i).data());
+  project::TsneOptions o;
+  o.seed = seed;
+  o.progress = [&job](const std::string& stage, std::size_t done, std::size_t total) {
+    const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+    job.progress = stage == "optimise" ? 0.2 + 0.8 * f : 0.2 * f;
+  };
+  const project::TsneResult r = project::tsne(X, o);
+  const std::size_t k = std::min<std::size_t>(10, std::min(r.k, rows.size() - 1));
+  const auto queries = project::sample_points(rows.size(), 2000, seed);
+  const auto in_map = project::map_neighbours(r.Y, rows.size(), queries, k);
+  const double kept = project::knn_preservation(project::select_rows(r.neighbours, queries), in_map, k);
+  return {{"method", "tsne"},
+          {"points", points_json(s, l, rows, r.Y.data(), 2)},
+          {"kl", r.kl},
+          {"knn_preservation", kept},
+          {"caption", fmt::format("t-SNE of {} rows (perplexity {:.0f}, KL {:.3f}): the map keeps {:.0f}% of each point's "
+                                  "{} nearest neighbours. Cluster sizes and the distances between clusters mean "
+                                  "nothing; another seed gives another map.",
+                                  rows.size(), r.perplexity, r.kl, 100 * kept, k)}};
+}
+
+// A job's state for the page: progress while it runs, then the result (or its error as a 422).
+nlohmann::json handle_job(const std::shared_ptr<Job>& j, const std::string& id) {
+  if (!j->done) return {{"job", id}, {"done", false}, {"progress", j->progress.load()}};
+  std::lock_guard<std::mutex> g(j->mu);
+  if (!j->error.empty()) throw ApiError(422, j->error);
+  return {{"job", id}, {"done", true}, {"progress", 1.0}, {"result", j->result}};
+}
+
 }  // namespace
 
 nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
-  const Table& t = state_->main;
-  const Limits& lim = state_->limits;
-  if (route == "info") return info(t);
-  if (route == "row") {
-    Id id;
-    if (has(p, "id")) {
-      id = get_int(p, "id", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max());
-      if (id < 0 || static_cast<std::size_t>(id) >= t.V())
-        throw ApiError(422, fmt::format("id {} is out of range [0, {})", id, t.V()));
-    } else {
-      id = t.vocab.require(get_string(p, "token"));
+  State& s = *state_;
+  if (route == "info") {
+    const Table& t = s.main->table;
+    return {{"source", t.source}, {"format", t.format}, {"V", t.V()}, {"d", t.d()},
+            {"dtype", std::string(dtype_name(t.E.dtype()))},
+            {"tokenizer", s.tokenizer ? nlohmann::json(s.tokenizer->source) : nlohmann::json(nullptr)},
+            {"tables", {"main", "toy"}}};
+  }
+  if (route == "tokenize") return tokenize(s, p);
+  if (route == "row") return row(s, p);
+  if (route == "neighbours") return neighbours(s, p);
+  if (route == "similarity") return similarity(s, p);
+  if (route == "analogy") return analogy(s, p);
+  if (route == "params") return params(p);
+  if (route == "projection") {
+    // Projections run in the background (t-SNE of 50,000 points takes minutes); the same request
+    // returns the same job, so reloading the page does not start the work again.
+    const std::string table = get_string_or(p, "table", "main");
+    const std::string method = get_string_or(p, "method", "pca");
+    const Loaded& l = s.pick(p);
+    const std::vector<Id> rows = projection_rows(s, l, p);
+    const auto seed = static_cast<std::uint64_t>(get_int_or(p, "seed", 1, 0, std::numeric_limits<std::int32_t>::max()));
+    std::string key = fmt::format("{}/{}/{}/{}", table, method, seed, rows.size());
+    for (Id id : rows) key += fmt::format(",{}", id);
+    std::lock_guard<std::mutex> lock(s.jobs_mu);
+    auto it = s.jobs.find(key);
+    if (it == s.jobs.end()) {
+      if (s.job_order.size() >= 16) {  // bound the cache: drop the oldest finished job
+        for (auto o = s.job_order.begin(); o != s.job_order.end(); ++o) {
+          auto& old = s.jobs[*o];
+          if (old->done) {
+            if (old->worker.joinable()) old->worker.join();
+            s.jobs.erase(*o);
+            s.job_order.erase(o);
+            break;
+          }
+        }
+        if (s.job_order.size() >= 16) throw ApiError(429, "too many projections are running; try again soon");
+      }
+      auto job = std::make_shared<Job>();
+      job->worker = std::thread([&s, &l, method, rows, seed, job] {
+        nlohmann::json result;
+        std::string error;
+        try {
+          result = run_projection(s, l, method, rows, seed, *job);
+        } catch (const std::exception& e) {
+          error = e.what();
+        }
+        std::lock_guard<std::mutex> g(job->mu);
+        job->result = std::move(result);
+        job->error = std::move(error);
+        job->progress = 1.0;
+        job->done = true;
+      });
+      it = s.jobs.emplace(key, job).first;
+      s.job_order.push_back(key);
     }
-    const auto window = static_cast<std::size_t>(get_int_or(p, "window", 6, 0, static_cast<std::int64_t>(lim.max_window)));
-    const std::size_t start = static_cast<std::size_t>(id) > window ? static_cast<std::size_t>(id) - window : 0;
-    const std::size_t end = std::min(t.V(), static_cast<std::size_t>(id) + window + 1);
-    nlohmann::json rows = nlohmann::json::array();
-    for (std::size_t r = start; r < end; ++r)
-      rows.push_back({{"id", r}, {"token", t.vocab.token(static_cast<Id>(r))}, {"values", row_values(t, r)}});
-    return {{"id", id},
-            {"token", t.vocab.token(id)},
-            {"V", t.V()},
-            {"d", t.d()},
-            {"onehot", {{"length", t.V()}, {"index", id}}},
-            {"vector", row_values(t, static_cast<std::size_t>(id))},
-            {"window", {{"start", start}, {"rows", rows}}}};
+    const std::string id = std::to_string(std::hash<std::string>{}(key));
+    return handle_job(it->second, id);
+  }
+  if (route == "job") {
+    const std::string id = get_string(p, "id", 64);
+    std::lock_guard<std::mutex> lock(s.jobs_mu);
+    for (auto& [key, job] : s.jobs)
+      if (std::to_string(std::hash<std::string>{}(key)) == id) return handle_job(job, id);
+    throw ApiError(404, fmt::format("no projection job '{}'", id));
   }
   throw ApiError(404, fmt::format("unknown API route '{}'", route));
 }

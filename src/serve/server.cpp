@@ -113,6 +113,12 @@ int Server::start() {
 
 void Server::stop() {
   impl_->http.stop();
+  if (impl_->thread.joinable() && impl_->thread.get_id() != std::this_thread::get_id()) impl_->thread.join();
+}
+
+void Server::interrupt() { impl_->http.stop(); }
+
+void Server::wait() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 

@@ -11,6 +11,10 @@
 
 #include "lumen/core/table.hpp"
 
+namespace lumen::text {
+class Tokenizer;
+}
+
 namespace lumen::serve {
 
 // A request the client got wrong: HTTP status (400, 404, 413, 422) and a message the page shows.
@@ -36,16 +40,20 @@ class Api {
  public:
   // Takes the main table; the chapter's toy table is always available as table "toy".
   explicit Api(Table table, Limits limits = {});
+  // With a tokenizer, text is tokenized as the model does and rows are labelled by their token pieces.
+  Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, Limits limits = {});
   ~Api();
 
-  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "projection", "params".
+  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "params", and "projection"
+  // (which starts a background job, or returns the finished one) with "job" to poll it.
   // Throws ApiError for bad requests (unknown route: 404).
   nlohmann::json handle(const std::string& route, const nlohmann::json& params);
 
   const Table& table() const;
 
+  struct State;  // opaque: the loaded tables, searchers, tokenizer and projection jobs
+
  private:
-  struct State;
   std::unique_ptr<State> state_;
 };
 

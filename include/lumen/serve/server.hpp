@@ -26,7 +26,9 @@ class Server {
   void run();
   // Binds now and serves on a background thread; returns the bound port.
   int start();
-  void stop();
+  void stop();       // stops serving and joins the server thread
+  void interrupt();  // stops serving without joining: what a signal handler may call
+  void wait();       // blocks until the server stops (after start())
   int port() const;
 
  private:

@@ -1,0 +1,111 @@
+// End-to-end test of the explorer in headless Chromium (Debian's), driven by playwright-core.
+// Usage: node tests/e2e/explorer.mjs LUMEN_BINARY TABLE SCREENSHOT_DIR
+// Starts `lumen serve TABLE --port 0`, types a sentence, clicks a token and checks that the three views agree
+// with `lumen onehot`, runs an analogy, draws the map (and the toy map), uses the calculator, saves screenshots.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(path.resolve(process.env.LUMEN_SOURCE_DIR || '.', 'node_modules/playwright-core'));
+
+const [lumen, table, shots] = process.argv.slice(2);
+mkdirSync(shots, { recursive: true });
+let failures = 0;
+function check(cond, what) {
+  if (cond) { console.log('ok   ' + what); } else { console.log('FAIL ' + what); failures++; }
+}
+
+const server = spawn(lumen, ['serve', table, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((resolve, reject) => {
+  let buf = '';
+  const timer = setTimeout(() => reject(new Error('lumen serve did not start in 60 s')), 60000);
+  server.stdout.on('data', (d) => {
+    buf += d;
+    const nl = buf.indexOf('\n');
+    if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(buf.slice(0, nl)).url); }
+  });
+  server.on('exit', (code) => reject(new Error('lumen serve exited with ' + code)));
+});
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('.tok');
+
+  // Token -> one-hot -> row -> vector.
+  await page.fill('#token-text', 'the king and the queen');
+  await page.click('#token-form button');
+  await page.waitForFunction(() => document.querySelectorAll('.tok').length === 5);
+  const tok = page.locator('.tok', { hasText: 'queen' }).first();
+  await tok.click();
+  await page.waitForSelector('#token-detail:not([hidden])');
+  const shown = await page.evaluate(() => ({
+    index: Number(document.querySelector('#onehot').dataset.index),
+    caption: document.querySelector('#onehot-caption').textContent,
+    selectedRow: Number(document.querySelector('.row.selected').dataset.id),
+    denseId: Number(document.querySelector('#dense').dataset.id),
+  }));
+  const oh = JSON.parse(execFileSync(lumen, ['onehot', table, 'queen', '--json']).toString());
+  check(shown.index === oh.id, `one-hot position ${shown.index} equals lumen onehot's id ${oh.id}`);
+  check(shown.selectedRow === oh.id && shown.denseId === oh.id, 'the highlighted row of E and the dense vector are the same id');
+  check(shown.caption.includes(String(oh.V)), `one-hot length is V = ${oh.V}`);
+  const vec = await page.evaluate(async (id) => (await (await fetch('/api/row', { method: 'POST', body: JSON.stringify({ id }) })).json()).vector, oh.id);
+  const maxdiff = Math.max(...vec.map((v, i) => Math.abs(v - oh.row[i])));
+  check(maxdiff < 1e-6, `the page's vector equals lumen onehot's row (max diff ${maxdiff})`);
+  await page.screenshot({ path: path.join(shots, 'token.png'), fullPage: true });
+
+  // Arithmetic, with and without exclusion.
+  await page.click('nav button[data-view=arithmetic]');
+  await page.click('#ar-form button');
+  await page.waitForSelector('#ar-top');
+  const top = await page.textContent('#ar-top');
+  check(top.length > 0 && !['king', 'man', 'woman'].includes(top), `analogy answer '${top}' is not an input`);
+  await page.screenshot({ path: path.join(shots, 'arithmetic.png'), fullPage: true });
+
+  // Similarity.
+  await page.click('nav button[data-view=similarity]');
+  await page.click('#sim-form button');
+  await page.waitForSelector('#sim-cos');
+  const cos = Number(await page.textContent('#sim-cos'));
+  check(cos >= -1 && cos <= 1, `cosine ${cos} in [-1, 1]`);
+
+  // Map: the table's PCA, then the toy map.
+  await page.click('nav button[data-view=map]');
+  await page.fill('#map-top', '300');
+  await page.click('#map-form button[type=submit], #map-form button:not([type])');
+  await page.waitForFunction(() => /points/.test(document.querySelector('#map-status').textContent), null, { timeout: 60000 });
+  check(/300 points/.test(await page.textContent('#map-status')), 'map drew 300 points');
+  await page.screenshot({ path: path.join(shots, 'map.png'), fullPage: true });
+  await page.click('#map-toy');
+  await page.waitForFunction(() => /points/.test(document.querySelector('#map-status').textContent) &&
+    document.querySelector('#map-table').value === 'toy', null, { timeout: 60000 });
+  await page.screenshot({ path: path.join(shots, 'toy-map.png'), fullPage: true });
+
+  // Calculator with the GPT-2 preset: the exact total.
+  await page.click('nav button[data-view=calculator]');
+  await page.selectOption('#calc-preset', 'gpt2');
+  await page.waitForSelector('#calc-total');
+  const total = (await page.textContent('#calc-total')).replace(/[^0-9]/g, '');
+  check(total === '124439808', `GPT-2 small total ${total} = 124,439,808`);
+  await page.screenshot({ path: path.join(shots, 'calculator.png'), fullPage: true });
+
+  check(errors.length === 0, 'no JavaScript errors on the page' + (errors.length ? ': ' + errors.join('; ') : ''));
+  check(!(await page.isVisible('#error')), 'no error box shown');
+} catch (e) {
+  console.log('FAIL ' + e.message);
+  failures++;
+} finally {
+  await browser.close();
+  server.kill('SIGINT');
+}
+console.log(failures ? `${failures} failed` : 'all passed');
+process.exit(failures ? 1 : 0);
