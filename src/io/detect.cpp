@@ -65,18 +65,26 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
   const std::string_view first = bytes.substr(0, nl);
   bool tabs = false;
   const auto fields = split(first, tabs);
-  if (fields.size() == 2 && is_count(fields[0]) && is_count(fields[1])) {
+  if (fields.size() == 2 && !tabs && is_count(fields[0]) && is_count(fields[1])) {
     // word2vec header: text or binary? In a binary file the first row's values are raw float32 bytes.
     std::uint64_t dim = 0;
     std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), dim);
     if (nl == std::string_view::npos) return Format::word2vec_text;  // header only: an empty table
-    std::string_view row = bytes.substr(nl + 1);
-    const std::size_t sp = row.find(' ');
-    if (sp == std::string_view::npos) return Format::word2vec_text;
-    const std::string_view values = row.substr(sp + 1, std::min<std::uint64_t>(dim * 4, 4096));
-    const bool textual = std::all_of(values.begin(), values.end(), [](char c) {
-      return (c >= '0' && c <= '9') || std::strchr("+-.eEnNaAiIfFtTyY \t\r\n", c) != nullptr;
+    // Raw float32 bytes almost surely hold a control byte (0.0f is 00 00 00 00, 1.0f is 00 00 80 3f); text never
+    // does. The first row reading as a word and d numbers settles it too.
+    const std::string_view rest = bytes.substr(nl + 1);
+    const std::size_t sp = rest.find(' ');
+    const std::string_view region =
+        sp == std::string_view::npos ? rest : rest.substr(sp + 1, std::min<std::uint64_t>(dim * 4, 4096));
+    const bool control = std::any_of(region.begin(), region.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\r' && c != '\n';
     });
+    const std::string_view row = rest.substr(0, rest.find('\n'));
+    bool row_tabs = false;
+    const auto row_fields = split(row, row_tabs);
+    const bool numeric = row_fields.size() == dim + 1 &&
+                         std::all_of(row_fields.begin() + 1, row_fields.end(), is_number);
+    const bool textual = !control || numeric;
     return textual ? Format::word2vec_text : Format::word2vec_binary;
   }
   if (!fields.empty() && std::all_of(fields.begin() + 1, fields.end(), is_number)) {

@@ -142,12 +142,13 @@ Table read_text(const ReadContext& cx, Format format) {
     first_line = 2;
     const auto rest = static_cast<std::uint64_t>(end - p);
     if (*d == 0 && *rows != 0) throw ParseError(name, 1, 0, fmt::format("header says dim 0; expected dim >= 1"));
-    // Validate before allocating: each row needs at least a 1-byte word and d (space, digit) pairs.
-    if (*rows != 0 && (*d > rest / 2 || *rows > (rest + 1) / (2 * *d + 2)))
+    // Nothing is allocated from the header's numbers: rows are counted in the file (a claim of 10^12 rows ends
+    // in "the file has n"), and d is checked against the bytes there are before any row is sized by it.
+    if (*d > rest / 2 && *rows != 0)
       throw ParseError(name, 1, 0,
-                       fmt::format("header claims {} rows of {} values, but only {} bytes follow (each row needs at "
-                                   "least {}); the header or the file is wrong",
-                                   *rows, *d, rest, *d > rest ? std::string("more") : std::to_string(2 * *d + 1)));
+                       fmt::format("header claims {} values per row, but only {} bytes follow; the header or the file "
+                                   "is wrong",
+                                   *d, rest));
     want = static_cast<std::size_t>(*rows);
     dim = static_cast<std::size_t>(*d);
   }
@@ -155,7 +156,7 @@ Table read_text(const ReadContext& cx, Format format) {
 
   // Line starts (and ends) of the rows to read.
   std::vector<const char*> starts;
-  if (format == Format::word2vec_text) starts.reserve(want);
+  if (format == Format::word2vec_text) starts.reserve(std::min<std::size_t>(want, static_cast<std::size_t>(end - p) / (2 * dim + 1) + 1));
   for (const char* q = p; q < end && starts.size() < want;) {
     const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
     const char* le = nl != nullptr ? nl : end;
@@ -166,7 +167,8 @@ Table read_text(const ReadContext& cx, Format format) {
   const std::size_t n = starts.size();
   if (format == Format::word2vec_text && n < want)
     throw ParseError(name, first_line + n, static_cast<std::uint64_t>(end - base),
-                     fmt::format("unexpected end of file: the header promises {} rows, the file has {}", want, n));
+                     fmt::format("unexpected end of file: the header promises {} rows, the file has {}{}", want, n,
+                                 want > static_cast<std::size_t>(end - base) ? " (the header or the file is wrong)" : ""));
   if (format != Format::word2vec_text) {
     if (n == 0) throw ParseError(name, 1, 0, "no rows; expected a table (a word and its values per line)");
     const char* le = static_cast<const char*>(std::memchr(starts[0], '\n', static_cast<std::size_t>(end - starts[0])));
@@ -176,6 +178,22 @@ Table read_text(const ReadContext& cx, Format format) {
       throw ParseError(name, first_line, 0,
                        has_word ? "expected a word followed by its values (the row length sets d)"
                                 : "expected tab-separated values");
+  }
+
+  // Validate before allocating: a row shorter than d values can hold (a word, then space and digit per value)
+  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d).
+  const std::size_t min_len = has_word ? 2 * dim + 1 : 2 * dim - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* s = starts[i];
+    const std::size_t avail = static_cast<std::size_t>((i + 1 < n ? starts[i + 1] : end) - s);
+    if (avail >= min_len) continue;
+    std::vector<float> tmp(dim);
+    std::string_view word;
+    const char* e = i + 1 < n ? starts[i + 1] - 1 : s + avail;
+    if (e > s && e[-1] == '\n') --e;
+    auto err = parse_row(s, e, has_word, dim, tmp.data(), word);
+    if (!err) err = RowError{0, 0, fmt::format("expected {} values", dim)};
+    throw ParseError(name, first_line + i, static_cast<std::uint64_t>(s - base) + err->column, err->what);
   }
 
   // E (n, d) in the storage type; rows are parsed to f32 then rounded when stored narrower.

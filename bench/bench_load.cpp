@@ -1,0 +1,84 @@
+// Opening tables: word2vec text parsing (rows/s), and safetensors/.npy opens, which map the file and should
+// take the same time whatever the table's size.
+//
+// Files come from LUMEN_LOAD_DIR (bench/compare_load.py writes them there, the same files gensim reads):
+// text_24310x100.txt, text_100000x100.txt, small.safetensors, large.safetensors, small.npy, large.npy.
+// Without it, this program writes its own (random values) to a temporary directory first.
+// Threads for parsing: LUMEN_BENCH_THREADS (default 1).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "lumen/core/rng.hpp"
+#include "lumen/io/open.hpp"
+#include "lumen/io/write.hpp"
+
+namespace {
+
+std::string g_dir;
+
+std::size_t threads() {
+  const char* t = std::getenv("LUMEN_BENCH_THREADS");
+  return t != nullptr ? static_cast<std::size_t>(std::atoi(t)) : 1;
+}
+
+lumen::Table random_table(std::size_t V, std::size_t d) {
+  lumen::Table t;
+  t.vocab = lumen::Vocab::numbered(V);
+  t.E = lumen::Matrix(V, d);
+  lumen::Rng rng(1);
+  auto e = t.E.f32_mut();
+  for (auto& x : e) x = static_cast<float>(rng.normal() * 0.3);
+  return t;
+}
+
+void make_files() {
+  if (const char* d = std::getenv("LUMEN_LOAD_DIR")) {
+    g_dir = d;
+    return;
+  }
+  g_dir = (std::filesystem::temp_directory_path() / "lumen-bench-load").string();
+  std::filesystem::create_directories(g_dir);
+  using lumen::io::Format;
+  const auto small = random_table(10000, 128), large = random_table(50000, 1024);
+  lumen::io::write_table(random_table(24310, 100), g_dir + "/text_24310x100.txt", Format::word2vec_text);
+  lumen::io::write_table(random_table(100000, 100), g_dir + "/text_100000x100.txt", Format::word2vec_text);
+  lumen::io::write_table(small, g_dir + "/small.safetensors", Format::safetensors);
+  lumen::io::write_table(large, g_dir + "/large.safetensors", Format::safetensors);
+  lumen::io::write_table(small, g_dir + "/small.npy", Format::npy);
+  lumen::io::write_table(large, g_dir + "/large.npy", Format::npy);
+}
+
+void open(benchmark::State& state, const std::string& file) {
+  lumen::io::OpenOptions o;
+  o.threads = threads();
+  const std::string path = g_dir + "/" + file;
+  std::size_t rows = 0;
+  for (auto _ : state) {
+    lumen::Table t = lumen::io::open_table(path, o);
+    rows = t.V();
+    benchmark::DoNotOptimize(t.E.data());
+  }
+  state.counters["rows"] = static_cast<double>(rows);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * rows));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  make_files();
+  for (const char* f : {"text_24310x100.txt", "text_100000x100.txt"})
+    benchmark::RegisterBenchmark((std::string("ParseText/") + f).c_str(), open, std::string(f))
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  for (const char* f : {"small.safetensors", "large.safetensors", "small.npy", "large.npy"})
+    benchmark::RegisterBenchmark((std::string("Open/") + f).c_str(), open, std::string(f))
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
