@@ -43,6 +43,7 @@ double cosine(const std::vector<float>& x, const std::vector<float>& y) {
 SimilarityResult evaluate_similarity(const Table& table, const WordPairSet& set, const SimilarityOptions& options) {
   const AllowedVocab ok(table.vocab, options.restrict, options.case_insensitive);
   SimilarityResult r;
+  r.rows = ok.rows();
   std::vector<float> x(table.d()), y(table.d());
   for (const auto& p : set.pairs) {
     const auto a = ok.find(p.w1), b = ok.find(p.w2);

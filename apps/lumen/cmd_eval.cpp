@@ -1,0 +1,368 @@
+// lumen eval analogies|similarity: a table's score on the standard benchmarks, as gensim computes it.
+// One table and one file: the full report. Several (tables, or --files): one comparison table.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/eval/analogies.hpp"
+#include "lumen/eval/similarity.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct EvalArgs {
+  TableArgs table;
+  std::vector<std::string> inputs;  // TABLE... FILE, or TABLE... with --files
+  std::vector<std::string> files;
+  std::size_t restrict = 300000;
+  bool case_sensitive = false;
+  bool strict = false;
+  bool json = false;
+  // analogies only
+  std::string method = "add";
+  bool no_exclude = false;
+  std::size_t semantic = 5;
+};
+
+// Splits the positionals into tables and benchmark files.
+void resolve(const EvalArgs& a, std::vector<std::string>& tables, std::vector<std::string>& files) {
+  tables = a.inputs;
+  files = a.files;
+  if (files.empty()) {
+    if (tables.size() < 2) throw UsageError("give a table and a benchmark file (TABLE FILE), or --files FILE...");
+    files.push_back(tables.back());
+    tables.pop_back();
+  }
+  if (tables.empty()) throw UsageError("no table given");
+}
+
+Table load(const EvalArgs& a, const std::string& path) {
+  TableArgs t = a.table;
+  t.path = path;
+  // Rows past --restrict are never used: do not read them.
+  if (a.restrict != 0 && (t.limit == 0 || t.limit > a.restrict)) t.limit = a.restrict;
+  return load_table(t);
+}
+
+// Warns about skipped lines on stderr (the first few; JSON carries them all).
+void warn_malformed(const std::string& path, const std::vector<eval::MalformedLine>& bad) {
+  constexpr std::size_t kShow = 5;
+  for (std::size_t i = 0; i < bad.size() && i < kShow; ++i)
+    fmt::print(stderr, "lumen: warning: {}:{}: {} (line skipped)\n", path, bad[i].line, bad[i].reason);
+  if (bad.size() > kShow)
+    fmt::print(stderr, "lumen: warning: {}: {} malformed lines skipped in all (--strict to reject the file)\n", path,
+               bad.size());
+}
+
+nlohmann::json malformed_json(const std::vector<eval::MalformedLine>& bad) {
+  auto j = nlohmann::json::array();
+  for (const auto& m : bad) j.push_back({{"line", m.line}, {"reason", m.reason}});
+  return j;
+}
+
+// A progress bar that appears only once the work has taken a second (and only on a terminal: Progress decides).
+class LateProgress {
+ public:
+  explicit LateProgress(std::string label) : label_(std::move(label)), start_(std::chrono::steady_clock::now()) {}
+  void operator()(std::size_t done, std::size_t total) {
+    if (!bar_) {
+      if (std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+      bar_ = std::make_unique<Progress>(label_, total, "rows");
+    }
+    bar_->update(done);
+  }
+  void finish() {
+    if (bar_) bar_->finish();
+  }
+
+ private:
+  std::string label_;
+  std::chrono::steady_clock::time_point start_;
+  std::unique_ptr<Progress> bar_;
+};
+
+// Wall time of one evaluation (loading excluded), for --json and the benchmark script.
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string percent(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.2f}%", 100.0 * x); }
+std::string number(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.4f}", x); }
+
+nlohmann::json tally_json(const eval::AnalogyTally& t) {
+  return {{"name", t.name},          {"correct", t.correct}, {"answered", t.answered},
+          {"skipped", t.skipped},    {"accuracy", t.accuracy()}};
+}
+
+// ---- analogies ------------------------------------------------------------------------------------------
+
+nlohmann::json analogy_json(const std::string& table, const std::string& file, const eval::AnalogySet& set,
+                            const eval::AnalogyResult& r, const eval::AnalogyOptions& o) {
+  nlohmann::json sections = nlohmann::json::array();
+  for (const auto& s : r.sections) sections.push_back(tally_json(s));
+  nlohmann::json j = {{"table", table},
+                      {"file", file},
+                      {"method", o.method == eval::AnalogyMethod::add ? "add" : "mul"},
+                      {"exclude_inputs", o.exclude},
+                      {"case_insensitive", o.case_insensitive},
+                      {"restrict", r.rows},
+                      {"accuracy", r.total.accuracy()},
+                      {"correct", r.total.correct},
+                      {"answered", r.total.answered},
+                      {"skipped", r.total.skipped},
+                      {"questions", r.total.answered + r.total.skipped},
+                      {"sections", sections},
+                      {"semantic", tally_json(r.semantic)},
+                      {"syntactic", tally_json(r.syntactic)},
+                      {"top_is_input", r.total.answered ? static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered) : 0.0},
+                      {"malformed", malformed_json(set.malformed)}};
+  return j;
+}
+
+void print_analogy_report(const std::string& table, const std::string& file, const eval::AnalogyResult& r,
+                          const eval::AnalogyOptions& o) {
+  fmt::print("{} on {}: the first {} rows, {}, {}, {}\n", file, table, r.rows,
+             o.case_insensitive ? "case-insensitive" : "case-sensitive",
+             o.method == eval::AnalogyMethod::add ? "3CosAdd" : "3CosMul",
+             o.exclude ? "inputs excluded" : "inputs NOT excluded");
+  std::size_t w = 24;
+  for (const auto& s : r.sections) w = std::max(w, s.name.size());
+  auto row = [&](const eval::AnalogyTally& t) {
+    fmt::print("{:<{}}  {:>8}  {:>8}  {:>8}  {:>9}\n", t.name, w, t.correct, t.answered, t.skipped,
+               percent(t.accuracy()));
+  };
+  fmt::print("{:<{}}  {:>8}  {:>8}  {:>8}  {:>9}\n", "section", w, "correct", "answered", "skipped", "accuracy");
+  for (const auto& s : r.sections) row(s);
+  fmt::print("{}\n", std::string(w + 42, '-'));
+  if (r.sections.size() > o.semantic_sections) {
+    row(r.semantic);
+    row(r.syntactic);
+  }
+  row(r.total);
+  if (!o.exclude || r.top_is_input > 0)
+    fmt::print("the best candidate is one of the three inputs in {} of {} answered questions ({}){}\n",
+               r.top_is_input, r.total.answered,
+               percent(static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered)),
+               o.exclude ? " (excluded, as the standard evaluation does)" : "");
+}
+
+int run_analogies(const EvalArgs& a) {
+  std::vector<std::string> tables, files;
+  resolve(a, tables, files);
+  if (a.json) Progress::set_enabled(false);
+  eval::AnalogyOptions o;
+  o.restrict = a.restrict;
+  o.case_insensitive = !a.case_sensitive;
+  o.method = eval::parse_analogy_method(a.method);
+  o.exclude = !a.no_exclude;
+  o.semantic_sections = a.semantic;
+
+  std::vector<eval::AnalogySet> sets;
+  for (const auto& f : files) {
+    sets.push_back(eval::read_analogy_set(f, a.strict));
+    if (!a.json) warn_malformed(f, sets.back().malformed);
+  }
+  const bool single = tables.size() == 1 && files.size() == 1;
+  nlohmann::json results = nlohmann::json::array();
+  std::vector<std::vector<std::optional<eval::AnalogyResult>>> grid(tables.size());
+  std::vector<std::vector<std::string>> errors(tables.size(), std::vector<std::string>(files.size()));
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const Table table = load(a, tables[t]);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      LateProgress bar("analogies");
+      o.progress = [&bar](std::size_t done, std::size_t total) { bar(done, total); };
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = eval::evaluate_analogies(table, sets[f], o);
+        bar.finish();
+        results.push_back(analogy_json(tables[t], files[f], sets[f], r, o));
+        results.back()["seconds"] = seconds_since(t0);
+        grid[t].push_back(std::move(r));
+      } catch (const InputError& e) {
+        bar.finish();
+        if (single) throw;
+        errors[t][f] = e.what();  // a comparison goes on: the cell says why it is empty
+        results.push_back({{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}});
+        grid[t].emplace_back();
+      }
+    }
+  }
+  if (a.json) {
+    print_json(single ? results[0] : nlohmann::json{{"results", results}});
+    return kOk;
+  }
+  if (single) {
+    print_analogy_report(tables[0], files[0], *grid[0][0], o);
+    return kOk;
+  }
+  // Comparison: one row per table, one column per file: accuracy (correct/answered).
+  std::size_t w = 5;
+  for (const auto& t : tables) w = std::max(w, t.size());
+  std::vector<std::size_t> cw;
+  fmt::print("{:<{}}", "table", w);
+  for (const auto& f : files) {
+    cw.push_back(std::max<std::size_t>(f.size(), 24));
+    fmt::print("  {:>{}}", f, cw.back());
+  }
+  fmt::print("\n");
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    fmt::print("{:<{}}", tables[t], w);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      const auto& r = grid[t][f];
+      const std::string cell = r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct,
+                                               r->total.answered)
+                                 : std::string("no questions answered");
+      fmt::print("  {:>{}}", cell, cw[f]);
+    }
+    fmt::print("\n");
+  }
+  fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n",
+             a.restrict);
+  for (std::size_t t = 0; t < tables.size(); ++t)
+    for (std::size_t f = 0; f < files.size(); ++f)
+      if (!errors[t][f].empty()) fmt::print(stderr, "lumen: {}\n", errors[t][f]);
+  return kOk;
+}
+
+// ---- similarity -----------------------------------------------------------------------------------------
+
+nlohmann::json similarity_json(const std::string& table, const std::string& file, const eval::WordPairSet& set,
+                               const eval::SimilarityResult& r, const eval::SimilarityOptions& o) {
+  return {{"table", table},
+          {"file", file},
+          {"case_insensitive", o.case_insensitive},
+          {"restrict", r.rows},
+          {"pearson", r.pearson},
+          {"spearman", r.spearman},
+          {"pairs", r.pairs},
+          {"oov", r.oov},
+          {"oov_ratio", r.oov_ratio()},
+          {"oov_percent", 100.0 * r.oov_ratio()},
+          {"malformed", malformed_json(set.malformed)}};
+}
+
+int run_similarity(const EvalArgs& a) {
+  std::vector<std::string> tables, files;
+  resolve(a, tables, files);
+  eval::SimilarityOptions o;
+  o.restrict = a.restrict;
+  o.case_insensitive = !a.case_sensitive;
+  std::vector<eval::WordPairSet> sets;
+  for (const auto& f : files) {
+    sets.push_back(eval::read_word_pairs(f, a.strict));
+    if (!a.json) warn_malformed(f, sets.back().malformed);
+  }
+  const bool single = tables.size() == 1 && files.size() == 1;
+  nlohmann::json results = nlohmann::json::array();
+  std::vector<std::vector<std::optional<eval::SimilarityResult>>> grid(tables.size());
+  std::vector<std::string> errors;
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const Table table = load(a, tables[t]);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = eval::evaluate_similarity(table, sets[f], o);
+        results.push_back(similarity_json(tables[t], files[f], sets[f], r, o));
+        results.back()["seconds"] = seconds_since(t0);
+        grid[t].push_back(std::move(r));
+      } catch (const InputError& e) {
+        if (single) throw;
+        errors.push_back(e.what());
+        results.push_back({{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}});
+        grid[t].emplace_back();
+      }
+    }
+  }
+  if (a.json) {
+    print_json(single ? results[0] : nlohmann::json{{"results", results}});
+    return kOk;
+  }
+  if (single) {
+    const auto& r = *grid[0][0];
+    fmt::print("{} on {}: the first {} rows, {}\n", files[0], tables[0], r.rows,
+               o.case_insensitive ? "case-insensitive" : "case-sensitive");
+    fmt::print("pearson   {}\nspearman  {}\npairs     {} scored, {} with an unknown word (OOV {})\n",
+               number(r.pearson), number(r.spearman), r.pairs, r.oov, percent(r.oov_ratio()));
+    if (r.pairs < 2) fmt::print("(a correlation needs at least 2 pairs)\n");
+    return kOk;
+  }
+  std::size_t w = 5;
+  for (const auto& t : tables) w = std::max(w, t.size());
+  std::vector<std::size_t> cw;
+  fmt::print("{:<{}}", "table", w);
+  for (const auto& f : files) {
+    cw.push_back(std::max<std::size_t>(f.size(), 28));
+    fmt::print("  {:>{}}", f, cw.back());
+  }
+  fmt::print("\n");
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    fmt::print("{:<{}}", tables[t], w);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      const auto& r = grid[t][f];
+      const std::string cell = r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson),
+                                               percent(r->oov_ratio()))
+                                 : std::string("no pairs in vocabulary");
+      fmt::print("  {:>{}}", cell, cw[f]);
+    }
+    fmt::print("\n");
+  }
+  fmt::print("each cell: spearman pearson and the share of pairs with an unknown word (left out)\n");
+  for (const auto& e : errors) fmt::print(stderr, "lumen: {}\n", e);
+  return kOk;
+}
+
+// ---- the command ----------------------------------------------------------------------------------------
+
+void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
+  sub.add_option("inputs", a.inputs, std::string("TABLE... FILE: tables, then one ") + file_kind +
+                                          " (or only tables, with --files)")
+      ->required();
+  sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
+  sub.add_option("--restrict", a.restrict,
+                 "Allowed vocabulary: the first N rows (0: all); words outside it are unknown")
+      ->capture_default_str();
+  sub.add_flag("--case-sensitive", a.case_sensitive,
+               "Compare words as written (default: upper-cased, the first casing in the table wins)");
+  sub.add_flag("--strict", a.strict, "Reject a benchmark file with a malformed line (default: skip and count it)");
+  add_table_options(sub, a.table, false);
+  add_json_flag(sub, a.json);
+}
+
+Action setup(CLI::App& cmd) {
+  auto args = std::make_shared<EvalArgs>();
+  cmd.require_subcommand(1, 1);
+  CLI::App* an = cmd.add_subcommand("analogies", "Accuracy on word analogies (questions-words format), as gensim");
+  add_common(*an, *args, "analogy file");
+  an->add_option("--method", args->method, "add (3CosAdd, the standard) or mul (3CosMul)")->capture_default_str();
+  an->add_flag("--no-exclude", args->no_exclude,
+               "Let the answer be one of the three input words (shows how often the nearest word is an input)");
+  an->add_option("--semantic-sections", args->semantic, "The first N sections are semantic, the rest syntactic")
+      ->capture_default_str();
+  set_example(*an, {"lumen eval analogies glove.vec questions-words.txt",
+                    "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json"});
+  CLI::App* sim = cmd.add_subcommand("similarity", "Pearson and Spearman against human similarity scores, as gensim");
+  add_common(*sim, *args, "pairs file");
+  set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv",
+                     "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
+  set_example(cmd, {"lumen eval analogies glove.vec questions-words.txt",
+                    "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
+  return [args, an, sim]() {
+    if (an->parsed()) return run_analogies(*args);
+    if (sim->parsed()) return run_similarity(*args);
+    return static_cast<int>(kUsageError);
+  };
+}
+
+const Register reg("eval", "Score a table on word analogies and word similarity benchmarks (as gensim)", setup, 60);
+
+}  // namespace
+}  // namespace lumen::cli
