@@ -10,11 +10,8 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/nn/params.hpp"
-#include "lumen/project/honesty.hpp"
-#include "lumen/project/neighbours.hpp"
-#include "lumen/project/pca.hpp"
+#include "lumen/project/map.hpp"
 #include "lumen/project/toy.hpp"
-#include "lumen/project/tsne.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/searcher.hpp"
 #include "lumen/text/display.hpp"
@@ -269,48 +266,29 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
                               std::uint64_t seed, Job& job) {
   const Table& t = l.table;
   if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
-  if (method == "pca" || t.d() == 2) {
-    if (t.d() == 2) {  // already a map (the toy table): show it as it is
+  if (t.d() == 2) {  // already a map (the toy table): show it as it is
       std::vector<float> xy(rows.size() * 2);
       for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &xy[2 * i]);
       return {{"method", "identity"}, {"points", points_json(s, l, rows, xy.data(), 2)},
               {"caption", "The table is two-dimensional: this is the table itself, no projection."}};
-    }
-    const project::Pca pca = project::fit_pca(t.E, rows, 2);
-    const Matrix Y = project::pca_transform(pca, t.E, rows);
-    const double held = pca.variance_ratio[0] + pca.variance_ratio[1];
-    return {{"method", "pca"},
-            {"points", points_json(s, l, rows, Y.f32().data(), 2)},
-            {"explained_variance", pca.variance_ratio},
-            {"caption", fmt::format("PCA of {} rows: the two axes hold {:.1f}% of the variance ({:.1f}% + {:.1f}%); "
-                                    "the rest is flattened away.",
-                                    rows.size(), 100 * held, 100 * pca.variance_ratio[0], 100 * pca.variance_ratio[1])}};
   }
-  if (method != "tsne") throw ApiError(422, fmt::format("unknown method '{}' (pca or tsne)", method));
-  Matrix X(rows.size(), t.d());
-  for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), X.row_mut(i).data());
-  project::TsneOptions o;
+  project::MapOptions o;
+  o.method = project::parse_method(method);
+  o.rows = rows;
   o.seed = seed;
-  o.progress = [&job](const std::string& stage, std::size_t done, std::size_t total) {
-    const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-    job.progress = stage == "optimise" ? 0.2 + 0.8 * f : 0.2 * f;
+  o.progress = [&job](const std::string&, std::size_t done, std::size_t total) {
+    job.progress = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
   };
-  const project::TsneResult r = project::tsne(X, o);
-  const std::size_t k = std::min<std::size_t>(10, std::min(r.k, rows.size() - 1));
-  const auto queries = project::sample_points(rows.size(), 2000, seed);
-  const auto in_map = project::map_neighbours(r.Y, rows.size(), queries, k);
-  const double kept = project::knn_preservation(project::select_rows(r.neighbours, queries), in_map, k);
-  return {{"method", "tsne"},
-          {"points", points_json(s, l, rows, r.Y.data(), 2)},
-          {"kl", r.kl},
-          {"knn_preservation", kept},
-          {"caption", fmt::format("t-SNE of {} rows (perplexity {:.0f}, KL {:.3f}): the map keeps {:.0f}% of each point's "
-                                  "{} nearest neighbours. Cluster sizes and the distances between clusters mean "
-                                  "nothing; another seed gives another map.",
-                                  rows.size(), r.perplexity, r.kl, 100 * kept, k)}};
+  const project::Map m = project::make_map(t.E, o);
+  std::string caption;
+  for (const auto& line : project::describe(m)) caption += (caption.empty() ? "" : " ") + line;
+  nlohmann::json out = {{"method", method}, {"points", points_json(s, l, m.rows, m.xy.data(), 2)}, {"caption", caption}};
+  if (!m.variance_ratio.empty()) out["explained_variance"] = m.variance_ratio;
+  if (!m.kl.empty()) out["kl"] = m.kl.front();
+  if (!m.preservation.empty()) out["knn_preservation"] = m.preservation.front();
+  return out;
 }
 
-// A job's state for the page: progress while it runs, then the result (or its error as a 422).
 nlohmann::json handle_job(const std::shared_ptr<Job>& j, const std::string& id) {
   if (!j->done) return {{"job", id}, {"done", false}, {"progress", j->progress.load()}};
   std::lock_guard<std::mutex> g(j->mu);
@@ -340,6 +318,7 @@ nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
     // returns the same job, so reloading the page does not start the work again.
     const std::string table = get_string_or(p, "table", "main");
     const std::string method = get_string_or(p, "method", "pca");
+    (void)project::parse_method(method);  // a bad method is the request's fault (400), not the job's
     const Loaded& l = s.pick(p);
     const std::vector<Id> rows = projection_rows(s, l, p);
     const auto seed = static_cast<std::uint64_t>(get_int_or(p, "seed", 1, 0, std::numeric_limits<std::int32_t>::max()));
