@@ -143,13 +143,14 @@ $('#sim-form').addEventListener('submit', (ev) => {
 $('#ar-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   guarded(async () => {
-    const p = { a: $('#ar-a').value.trim(), b: $('#ar-b').value.trim(), c: $('#ar-c').value.trim(),
-      exclude: $('#ar-exclude').checked, method: $('#ar-method').value, k: 10 };
+    // x − y + z is the analogy y : x :: z : ?
+    const x = $('#ar-plus').value.trim(), y = $('#ar-minus').value.trim(), z = $('#ar-plus2').value.trim();
+    const p = { a: y, b: x, c: z, exclude: $('#ar-exclude').checked, method: $('#ar-method').value, k: 10 };
     const r = await api('analogy', p);
-    const inputs = new Set([p.a, p.b, p.c]);
+    const inputs = new Set([x, y, z]);
     const ranks = Object.entries(r.input_ranks || {}).map(([w, k]) => `${esc(w)}: #${k}`).join(', ');
     $('#ar-result').innerHTML =
-      `<p>${esc(p.a)} − ${esc(p.b)} + ${esc(p.c)} ≈ <b id="ar-top">${r.answers.length ? esc(r.answers[0].display ?? r.answers[0].token) : '—'}</b>` +
+      `<p>${esc(x)} − ${esc(y)} + ${esc(z)} ≈ <b id="ar-top">${r.answers.length ? esc(r.answers[0].display ?? r.answers[0].token) : '—'}</b>` +
       ` <span class="muted">(${r.excluded ? 'inputs excluded' : 'inputs not excluded'}; without exclusion the inputs rank ${ranks})</span></p>` +
       neighbourTable(r.answers, inputs);
   });
