@@ -1,0 +1,53 @@
+#pragma once
+// The binary container both trainers checkpoint into: a magic string naming the trainer, then fields in a fixed
+// order (little-endian integers, IEEE floats, length-prefixed strings, raw f32 matrices). Written through
+// lumen::AtomicFile, so a checkpoint on disk is always whole; read back with every length checked, so a
+// truncated or foreign file is a ParseError naming the byte offset, never a crash.
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "lumen/core/atomic_file.hpp"
+#include "lumen/core/matrix.hpp"
+#include "lumen/core/vocab.hpp"
+
+namespace lumen::train {
+
+class CheckpointWriter {
+ public:
+  CheckpointWriter(const std::string& path, std::string_view magic);
+  void u64(std::uint64_t v) { file_.write(&v, sizeof v); }
+  void f64(double v) { file_.write(&v, sizeof v); }
+  void str(std::string_view s);
+  void floats(const float* p, std::size_t n) { file_.write(p, n * sizeof(float)); }
+  void matrix(const Matrix& m);  // rows, cols, f32 data
+  void vocab(const Vocab& v);    // size, then token and count per id
+  void commit();
+
+ private:
+  AtomicFile file_;
+};
+
+class CheckpointReader {
+ public:
+  // Throws IoError if the file cannot be opened, ParseError if it does not start with `magic`.
+  CheckpointReader(const std::string& path, std::string_view magic);
+  std::uint64_t u64();
+  double f64();
+  std::string str();
+  void floats(float* p, std::size_t n);
+  Matrix matrix();
+  Vocab vocab();
+  // A value outside what the trainer accepts: ParseError at the current offset.
+  [[noreturn]] void fail(const std::string& what) const;
+  void expect_end();  // ParseError if bytes remain
+
+ private:
+  void read(void* p, std::size_t n, const char* what);
+  std::string path_;
+  std::ifstream in_;
+  std::uint64_t offset_ = 0, size_ = 0;
+};
+
+}  // namespace lumen::train

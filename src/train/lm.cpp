@@ -1,0 +1,575 @@
+#include "lumen/train/lm.hpp"
+
+#include <algorithm>
+#include <cblas.h>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+#include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
+#include "lumen/core/threads.hpp"
+#include "lumen/nn/embedding.hpp"
+#include "lumen/nn/loss.hpp"
+#include "lumen/nn/output_head.hpp"
+#include "lumen/train/checkpoint.hpp"
+
+namespace lumen::train {
+
+namespace {
+
+constexpr std::uint64_t kStart = std::numeric_limits<std::uint64_t>::max();
+constexpr std::string_view kMagic{"LUMEN-LM-CKPT\0\0\x01", 16};
+constexpr Id kEos = 0, kUnk = 1;
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+struct Hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+void check_options(const LmOptions& o) {
+  if (o.context == 0 || o.context > 64) throw UsageError(fmt::format("--context must be in 1..64 (got {})", o.context));
+  if (o.dim == 0 || o.dim > 65536) throw UsageError(fmt::format("--dim must be in 1..65536 (got {})", o.dim));
+  if (o.hidden == 0 || o.hidden > 65536) throw UsageError(fmt::format("--hidden must be in 1..65536 (got {})", o.hidden));
+  if (!(o.init_std > 0) || !std::isfinite(o.init_std)) throw UsageError("--init-std must be positive");
+  if (!(o.lr > 0) || !std::isfinite(o.lr)) throw UsageError("--lr must be positive");
+  if (o.batch == 0 || o.batch > 1'000'000) throw UsageError("--batch must be in 1..1000000");
+  if (o.epochs == 0) throw UsageError("--epochs must be at least 1");
+  if (!(o.holdout > 0 && o.holdout < 1)) throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", o.holdout));
+  if (o.shuffle_window == 0) throw UsageError("the shuffle window must hold at least one example");
+}
+
+void gemm(bool ta, bool tb, std::size_t M, std::size_t N, std::size_t K, const float* A, std::size_t lda,
+          const float* B, std::size_t ldb, float beta, float* C, std::size_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(M),
+              static_cast<int>(N), static_cast<int>(K), 1.0f, A, static_cast<int>(lda), B, static_cast<int>(ldb), beta,
+              C, static_cast<int>(ldc));
+}
+
+void init_normal(Matrix& m, float std, std::uint64_t seed) {
+  Rng rng(seed);
+  for (float& x : m.f32_mut()) x = static_cast<float>(rng.normal() * static_cast<double>(std));
+}
+
+}  // namespace
+
+struct LanguageModel::State {
+  const Corpus* corpus = nullptr;
+  Vocab vocab;
+  LmOptions o;
+  std::uint64_t train_end = 0, tokens_per_epoch = 0;
+  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> ids;
+  std::unique_ptr<nn::Embedding> emb;
+  std::unique_ptr<nn::OutputHead> head;
+  Matrix W1, b1, P, bout;      // W1 (H,n*d), b1 (1,H), P (d,H) if H != d, bout (1,V)
+  Matrix dW1, db1, dP, dbout;
+  std::unique_ptr<Optimizer> opt;
+  // Where training is: epoch, the shuffle window (index, first byte), batches done in it.
+  std::uint64_t epoch = 0, window = 0, window_offset = kStart, batch_in_window = 0;
+  std::uint64_t tokens_done = 0, tokens_in_epoch = 0, epoch_batches = 0;
+  double epoch_loss = 0;
+  std::vector<LmEpoch> history;
+  // Scratch for one batch.
+  std::vector<Id> ctx, tgt;
+  std::vector<float> X, A, Z, logits, dZ, dA, dX;
+
+  bool has_proj() const { return o.hidden != o.dim; }
+  std::size_t V() const { return vocab.size(); }
+  std::size_t K() const { return o.context * o.dim; }
+  Id id_of(std::string_view w) const {
+    auto it = ids.find(w);
+    return it == ids.end() ? kUnk : it->second;
+  }
+  void build_params();
+  void build_optimizer();
+  double batch(std::size_t B, bool learn);
+  // Appends the examples (n context ids, then the target) of one sentence.
+  void examples(const Sentence& s, std::vector<Id>& out) const;
+  float lr_now() const {
+    const double total = static_cast<double>(o.epochs) * static_cast<double>(tokens_per_epoch);
+    return static_cast<float>(o.lr * std::max(1e-4, 1.0 - static_cast<double>(tokens_done) / std::max(1.0, total)));
+  }
+};
+
+void LanguageModel::State::examples(const Sentence& s, std::vector<Id>& out) const {
+  if (s.size() == 0) return;
+  const std::size_t n = o.context;
+  std::vector<Id> seq(n, kEos);  // the context before the first word is </s> padding
+  seq.reserve(n + s.size() + 1);
+  for (std::size_t i = 0; i < s.size(); ++i) seq.push_back(id_of(s[i]));
+  seq.push_back(kEos);
+  for (std::size_t t = n; t < seq.size(); ++t) out.insert(out.end(), seq.begin() + static_cast<std::ptrdiff_t>(t - n),
+                                                         seq.begin() + static_cast<std::ptrdiff_t>(t + 1));
+}
+
+void LanguageModel::State::build_params() {
+  const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K();
+  nn::EmbeddingOptions eo;
+  eo.scale_sqrt_d = o.scale_sqrt_d;
+  emb = std::make_unique<nn::Embedding>(V, d, eo);
+  head = std::make_unique<nn::OutputHead>(o.tie ? nn::OutputHead::tied(*emb) : nn::OutputHead::untied(V, d));
+  W1 = Matrix(H, K);
+  b1 = Matrix(1, H);
+  if (has_proj()) P = Matrix(d, H);
+  bout = Matrix(1, V);
+  dW1 = Matrix(H, K);
+  db1 = Matrix(1, H);
+  if (has_proj()) dP = Matrix(d, H);
+  dbout = Matrix(1, V);
+}
+
+void LanguageModel::State::build_optimizer() {
+  std::vector<ParamRef> ps;
+  auto add = [&](Matrix& w, Matrix& g) { ps.push_back({w.f32_mut().data(), g.f32().data(), w.size()}); };
+  add(emb->E(), emb->dE());
+  if (!o.tie) add(head->W(), head->dW());
+  add(W1, dW1);
+  add(b1, db1);
+  if (has_proj()) add(P, dP);
+  add(bout, dbout);
+  opt = std::make_unique<Optimizer>(o.optimizer, std::move(ps));
+}
+
+// One batch of B examples already in ctx (B,n) and tgt (B): forward, and if `learn` backward and a step.
+// Returns the mean cross-entropy.
+double LanguageModel::State::batch(std::size_t B, bool learn) {
+  const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
+  const std::size_t threads = o.threads == 0 ? default_threads() : o.threads;
+  X.resize(B * K);
+  A.resize(B * H);
+  logits.resize(B * V);
+  // x (B,n*d) = concat E[ids]
+  emb->forward(std::span<const Id>(ctx.data(), B * n), B, n, std::span<float>(X.data(), B * K), threads);
+  // a (B,H) = tanh(x W1^T + b1)
+  gemm(false, true, B, H, K, X.data(), K, W1.f32().data(), K, 0.0f, A.data(), H);
+  const float* bb = b1.f32().data();
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t j = 0; j < H; ++j) A[b * H + j] = std::tanh(A[b * H + j] + bb[j]);
+  // z (B,d) = a P^T, or a itself
+  const float* z = A.data();
+  if (has_proj()) {
+    Z.resize(B * d);
+    gemm(false, true, B, d, H, A.data(), H, P.f32().data(), H, 0.0f, Z.data(), d);
+    z = Z.data();
+  }
+  // logits (B,V) = z W^T + bout
+  head->forward(std::span<const float>(z, B * d), B, logits, threads);
+  const float* bo = bout.f32().data();
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t v = 0; v < V; ++v) logits[b * V + v] += bo[v];
+  const std::span<const Id> targets(tgt.data(), B);
+  if (!learn) return nn::cross_entropy(logits, targets, V, threads);
+  const double loss = nn::softmax_cross_entropy(logits, targets, V, logits, threads);  // logits := dlogits
+  // Backward, in reverse.
+  emb->zero_grad();
+  head->zero_grad();
+  std::memset(dW1.mutable_data(), 0, dW1.bytes());
+  std::memset(db1.mutable_data(), 0, db1.bytes());
+  std::memset(dbout.mutable_data(), 0, dbout.bytes());
+  float* dbo = dbout.f32_mut().data();
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t v = 0; v < V; ++v) dbo[v] += logits[b * V + v];
+  dZ.resize(B * d);
+  head->backward(std::span<const float>(z, B * d), logits, B, dZ, threads);
+  const float* da = dZ.data();
+  if (has_proj()) {
+    std::memset(dP.mutable_data(), 0, dP.bytes());
+    dA.resize(B * H);
+    gemm(true, false, d, H, B, dZ.data(), d, A.data(), H, 0.0f, dP.f32_mut().data(), H);  // dP = dz^T a
+    gemm(false, false, B, H, d, dZ.data(), d, P.f32().data(), H, 0.0f, dA.data(), H);     // da = dz P
+    da = dA.data();
+  } else {
+    dA.assign(dZ.begin(), dZ.end());
+    da = dA.data();
+  }
+  // through tanh: da_pre = da * (1 - a^2)
+  float* dap = dA.data();
+  float* db = db1.f32_mut().data();
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t j = 0; j < H; ++j) {
+      const float a = A[b * H + j];
+      dap[b * H + j] = da[b * H + j] * (1.0f - a * a);
+      db[j] += dap[b * H + j];
+    }
+  dX.resize(B * K);
+  gemm(true, false, H, K, B, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(), K);  // dW1 = da^T x
+  gemm(false, false, B, K, H, dap, H, W1.f32().data(), K, 0.0f, dX.data(), K);       // dx = da W1
+  emb->backward(std::span<const Id>(ctx.data(), B * n), dX, threads);
+  opt->step(lr_now());
+  return loss;
+}
+
+std::uint64_t LanguageModel::train_end(const Corpus& corpus, double holdout) {
+  if (!(holdout > 0 && holdout < 1)) throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", holdout));
+  return static_cast<std::uint64_t>(static_cast<double>(corpus.bytes()) * (1.0 - holdout));
+}
+
+LanguageModel::LanguageModel(std::unique_ptr<State> s) : s_(std::move(s)) {}
+LanguageModel::~LanguageModel() = default;
+LanguageModel::LanguageModel(LanguageModel&&) noexcept = default;
+LanguageModel& LanguageModel::operator=(LanguageModel&&) noexcept = default;
+
+LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmOptions& options)
+    : s_(std::make_unique<State>()) {
+  auto& s = *s_;
+  s.corpus = &corpus;
+  s.o = options;
+  if (s.o.lr == 0) s.o.lr = s.o.optimizer == OptimizerKind::adam ? 1e-3f : 0.1f;
+  check_options(s.o);
+  s.train_end = train_end(corpus, s.o.holdout);
+  // Count </s> (sentences) and <unk> (other words) over the training part, as the trainer will see it.
+  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> lookup;
+  for (std::size_t i = 0; i < words.size(); ++i) lookup.emplace(words.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  std::uint64_t sentences = 0, unk = 0, tokens = 0;
+  {
+    CorpusReader r(corpus, WordTokenizer(s.o.tokenizer), 0, s.train_end, true);
+    Sentence sent;
+    while (r.next_sentence(sent)) {
+      if (sent.size() == 0) continue;
+      ++sentences;
+      tokens += sent.size() + 1;
+      for (std::size_t i = 0; i < sent.size(); ++i)
+        if (!lookup.count(sent[i])) ++unk;
+      if (s.o.max_train_tokens > 0 && tokens >= s.o.max_train_tokens) break;
+    }
+  }
+  s.vocab.add("</s>", std::max<std::uint64_t>(sentences, 1));
+  s.vocab.add("<unk>", std::max<std::uint64_t>(unk, 1));
+  for (std::size_t i = 0; i < words.size(); ++i) s.vocab.add(words.token(static_cast<Id>(i)), words.count(static_cast<Id>(i)));
+  for (std::size_t i = 2; i < s.vocab.size(); ++i) s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  s.tokens_per_epoch = tokens;
+  if (tokens == 0) throw InputError("the training part of the corpus holds no words");
+  s.build_params();
+  s.emb->init_normal(s.o.init_std, s.o.seed);
+  if (!s.o.tie) s.head->init_normal(s.o.init_std, mix(s.o.seed ^ 1));
+  init_normal(s.W1, 1.0f / std::sqrt(static_cast<float>(s.K())), mix(s.o.seed ^ 2));
+  if (s.has_proj()) init_normal(s.P, 1.0f / std::sqrt(static_cast<float>(s.o.hidden)), mix(s.o.seed ^ 3));
+  s.build_optimizer();
+}
+
+bool LanguageModel::finished() const { return s_->epoch >= s_->o.epochs; }
+
+LmEpoch LanguageModel::evaluate() const {
+  auto& s = *s_;
+  const auto start = std::chrono::steady_clock::now();
+  CorpusReader r(*s.corpus, WordTokenizer(s.o.tokenizer), s.train_end, s.corpus->bytes(), false);
+  Sentence sent;
+  std::vector<Id> ex;
+  double sum = 0;
+  std::uint64_t count = 0;
+  const std::size_t n = s.o.context, B = 512;
+  auto flush = [&](std::size_t m) {
+    s.ctx.resize(m * n);
+    s.tgt.resize(m);
+    for (std::size_t b = 0; b < m; ++b) {
+      std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(b * (n + 1)), n, s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
+      s.tgt[b] = ex[b * (n + 1) + n];
+    }
+    sum += s.batch(m, false) * static_cast<double>(m);
+    count += m;
+    ex.erase(ex.begin(), ex.begin() + static_cast<std::ptrdiff_t>(m * (n + 1)));
+  };
+  while (r.next_sentence(sent)) {
+    s.examples(sent, ex);
+    while (ex.size() >= B * (n + 1)) flush(B);
+  }
+  if (!ex.empty()) flush(ex.size() / (n + 1));
+  LmEpoch e;
+  e.heldout_tokens = count;
+  e.heldout_loss = count > 0 ? sum / static_cast<double>(count) : std::nan("");
+  e.heldout_perplexity = std::exp(e.heldout_loss);
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return e;
+}
+
+bool LanguageModel::train(const TrainControl& control, const std::function<void(const LmEpoch&)>& on_epoch) {
+  auto& s = *s_;
+  const std::size_t n = s.o.context, B = s.o.batch, E = n + 1;
+  const auto start = std::chrono::steady_clock::now();
+  auto last_report = start;
+  double report_sum = 0;
+  std::uint64_t report_n = 0, since_ckpt = 0;
+  std::vector<Id> ex;
+  std::vector<std::size_t> order;
+  Sentence sent;
+  while (s.epoch < s.o.epochs) {
+    const auto epoch_start = std::chrono::steady_clock::now();
+    const bool aligned = s.window_offset != kStart;
+    CorpusReader r(*s.corpus, WordTokenizer(s.o.tokenizer), aligned ? s.window_offset : 0, s.train_end, true);
+    bool more = true;
+    while (more) {
+      // Fill one shuffle window with whole sentences.
+      const std::uint64_t window_start = r.position();
+      ex.clear();
+      std::uint64_t window_tokens = 0;
+      while (ex.size() < s.o.shuffle_window * E) {
+        if (s.o.max_train_tokens > 0 && s.tokens_in_epoch + window_tokens >= s.o.max_train_tokens) {
+          more = false;
+          break;
+        }
+        if (!r.next_sentence(sent)) {
+          more = false;
+          break;
+        }
+        const auto before = ex.size();
+        s.examples(sent, ex);
+        window_tokens += (ex.size() - before) / E;
+      }
+      const std::size_t m = ex.size() / E;
+      if (m == 0) break;
+      s.window_offset = window_start;
+      order.resize(m);
+      for (std::size_t i = 0; i < m; ++i) order[i] = i;
+      Rng rng(mix(mix(mix(s.o.seed) ^ s.epoch) ^ s.window));
+      for (std::size_t i = m; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+      const std::size_t batches = (m + B - 1) / B;
+      for (std::size_t k = s.batch_in_window; k < batches; ++k) {
+        const std::size_t b0 = k * B, bn = std::min(B, m - b0);
+        s.ctx.resize(bn * n);
+        s.tgt.resize(bn);
+        for (std::size_t b = 0; b < bn; ++b) {
+          const std::size_t e = order[b0 + b];
+          std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(e * E), n, s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
+          s.tgt[b] = ex[e * E + n];
+        }
+        const double loss = s.batch(bn, true);
+        s.epoch_loss += loss;
+        ++s.epoch_batches;
+        s.tokens_done += bn;
+        since_ckpt += bn;
+        s.batch_in_window = k + 1;
+        report_sum += loss;
+        ++report_n;
+        const auto now = std::chrono::steady_clock::now();
+        if (control.on_progress && now - last_report > std::chrono::milliseconds(100)) {
+          TrainStatus st = status();
+          st.loss = report_sum / static_cast<double>(report_n);
+          st.seconds = std::chrono::duration<double>(now - start).count();
+          control.on_progress(st);
+          last_report = now;
+          report_sum = 0;
+          report_n = 0;
+        }
+        if (control.stop && control.stop->load()) {
+          if (s.batch_in_window == batches) {  // the window is done: resume at the next one
+            s.tokens_in_epoch += window_tokens;
+            s.window_offset = r.position();
+            ++s.window;
+            s.batch_in_window = 0;
+          }
+          return false;
+        }
+        if (control.checkpoint_every > 0 && since_ckpt >= control.checkpoint_every && control.on_checkpoint &&
+            s.batch_in_window < batches) {
+          control.on_checkpoint();
+          since_ckpt = 0;
+        }
+      }
+      s.tokens_in_epoch += window_tokens;
+      s.window_offset = r.position();
+      ++s.window;
+      s.batch_in_window = 0;
+      if (control.checkpoint_every > 0 && since_ckpt >= control.checkpoint_every && control.on_checkpoint) {
+        control.on_checkpoint();
+        since_ckpt = 0;
+      }
+    }
+    LmEpoch e = evaluate();
+    e.epoch = s.epoch + 1;
+    e.train_loss = s.epoch_batches > 0 ? s.epoch_loss / static_cast<double>(s.epoch_batches) : std::nan("");
+    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_start).count();
+    s.history.push_back(e);
+    ++s.epoch;
+    s.window = 0;
+    s.window_offset = kStart;
+    s.batch_in_window = 0;
+    s.tokens_in_epoch = 0;
+    s.epoch_loss = 0;
+    s.epoch_batches = 0;
+    if (on_epoch) on_epoch(e);
+    if (control.stop && control.stop->load() && s.epoch < s.o.epochs) return false;
+  }
+  return true;
+}
+
+TrainStatus LanguageModel::status() const {
+  TrainStatus st;
+  st.words_done = s_->tokens_done;
+  st.words_total = static_cast<std::uint64_t>(s_->o.epochs) * s_->tokens_per_epoch;
+  st.lr = s_->lr_now();
+  st.epoch = static_cast<std::size_t>(std::min<std::uint64_t>(s_->epoch, s_->o.epochs));
+  return st;
+}
+
+const Vocab& LanguageModel::vocab() const { return s_->vocab; }
+const LmOptions& LanguageModel::options() const { return s_->o; }
+const std::vector<LmEpoch>& LanguageModel::history() const { return s_->history; }
+
+Table LanguageModel::input_table() const {
+  Table t;
+  t.vocab = s_->vocab;
+  t.E = s_->emb->E().clone();
+  t.source = "lumen train lm (input)";
+  t.format = "trained";
+  return t;
+}
+
+Table LanguageModel::output_table() const {
+  Table t;
+  t.vocab = s_->vocab;
+  t.E = s_->head->W().clone();
+  t.source = s_->o.tie ? "lumen train lm (tied)" : "lumen train lm (output)";
+  t.format = "trained";
+  return t;
+}
+
+void LanguageModel::save_checkpoint(const std::string& path) const {
+  const auto& s = *s_;
+  const auto& o = s.o;
+  CheckpointWriter w(path, kMagic);
+  w.u64(o.context);
+  w.u64(o.dim);
+  w.u64(o.hidden);
+  w.u64(o.tie);
+  w.f64(o.init_std);
+  w.u64(o.scale_sqrt_d);
+  w.u64(o.optimizer == OptimizerKind::adam);
+  w.f64(o.lr);
+  w.u64(o.batch);
+  w.u64(o.epochs);
+  w.f64(o.holdout);
+  w.u64(o.max_train_tokens);
+  w.u64(o.shuffle_window);
+  w.u64(o.seed);
+  w.u64(o.tokenizer.lower);
+  w.u64(o.tokenizer.split_punct);
+  w.u64(s.corpus->files().size());
+  for (auto& f : s.corpus->files()) {
+    w.str(f.path);
+    w.u64(f.size);
+  }
+  w.vocab(s.vocab);
+  w.u64(s.tokens_per_epoch);
+  for (auto v : {s.epoch, s.window, s.window_offset, s.batch_in_window, s.tokens_done, s.tokens_in_epoch, s.epoch_batches})
+    w.u64(v);
+  w.f64(s.epoch_loss);
+  w.u64(s.history.size());
+  for (auto& e : s.history) {
+    w.u64(e.epoch);
+    w.f64(e.train_loss);
+    w.f64(e.heldout_loss);
+    w.f64(e.heldout_perplexity);
+    w.u64(e.heldout_tokens);
+    w.f64(e.seconds);
+  }
+  w.matrix(s.emb->E());
+  if (!o.tie) w.matrix(s.head->W());
+  w.matrix(s.W1);
+  w.matrix(s.b1);
+  if (s.has_proj()) w.matrix(s.P);
+  w.matrix(s.bout);
+  w.u64(s.opt->steps());
+  auto& opt = const_cast<Optimizer&>(*s.opt);
+  for (std::size_t k = 0; k < opt.m().size(); ++k) {
+    w.u64(opt.m()[k].size());
+    w.floats(opt.m()[k].data(), opt.m()[k].size());
+    w.floats(opt.v()[k].data(), opt.v()[k].size());
+  }
+  w.commit();
+}
+
+LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corpus& corpus) {
+  CheckpointReader r(path, kMagic);
+  auto sp = std::make_unique<State>();
+  auto& s = *sp;
+  s.corpus = &corpus;
+  auto& o = s.o;
+  o.context = r.u64();
+  o.dim = r.u64();
+  o.hidden = r.u64();
+  o.tie = r.u64() != 0;
+  o.init_std = static_cast<float>(r.f64());
+  o.scale_sqrt_d = r.u64() != 0;
+  o.optimizer = r.u64() != 0 ? OptimizerKind::adam : OptimizerKind::sgd;
+  o.lr = static_cast<float>(r.f64());
+  o.batch = r.u64();
+  o.epochs = r.u64();
+  o.holdout = r.f64();
+  o.max_train_tokens = r.u64();
+  o.shuffle_window = r.u64();
+  o.seed = r.u64();
+  o.tokenizer.lower = r.u64() != 0;
+  o.tokenizer.split_punct = r.u64() != 0;
+  try {
+    check_options(o);
+  } catch (const UsageError& e) {
+    r.fail(std::string("bad training options: ") + e.what());
+  }
+  const auto nfiles = r.u64();
+  if (nfiles != corpus.files().size())
+    throw InputError(fmt::format("{}: the checkpoint was written for a corpus of {} file(s), not {}", path, nfiles,
+                                 corpus.files().size()));
+  for (std::uint64_t i = 0; i < nfiles; ++i) {
+    const auto name = r.str();
+    if (r.u64() != corpus.files()[i].size)
+      throw InputError(fmt::format("{}: corpus file {} ({}) differs in size from {} when the checkpoint was written: "
+                                   "resume needs the same corpus", path, i + 1, corpus.files()[i].path, name));
+  }
+  s.vocab = r.vocab();
+  if (s.vocab.size() < 2 || s.vocab.token(kEos) != "</s>" || s.vocab.token(kUnk) != "<unk>")
+    r.fail("the vocabulary does not start with </s> and <unk>");
+  for (std::size_t i = 2; i < s.vocab.size(); ++i) s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  s.tokens_per_epoch = r.u64();
+  for (auto* v : {&s.epoch, &s.window, &s.window_offset, &s.batch_in_window, &s.tokens_done, &s.tokens_in_epoch,
+                  &s.epoch_batches})
+    *v = r.u64();
+  s.epoch_loss = r.f64();
+  const auto nh = r.u64();
+  if (nh > o.epochs) r.fail("bad epoch history");
+  for (std::uint64_t i = 0; i < nh; ++i) {
+    LmEpoch e;
+    e.epoch = r.u64();
+    e.train_loss = r.f64();
+    e.heldout_loss = r.f64();
+    e.heldout_perplexity = r.f64();
+    e.heldout_tokens = r.u64();
+    e.seconds = r.f64();
+    s.history.push_back(e);
+  }
+  s.train_end = train_end(corpus, o.holdout);
+  s.build_params();
+  auto load = [&](Matrix& into) {
+    Matrix m = r.matrix();
+    if (m.rows() != into.rows() || m.cols() != into.cols())
+      r.fail(fmt::format("a {} x {} matrix where {} x {} was expected", m.rows(), m.cols(), into.rows(), into.cols()));
+    std::memcpy(into.mutable_data(), m.data(), m.bytes());
+  };
+  load(s.emb->E());
+  if (!o.tie) load(s.head->W());
+  load(s.W1);
+  load(s.b1);
+  if (s.has_proj()) load(s.P);
+  load(s.bout);
+  s.build_optimizer();
+  s.opt->set_steps(r.u64());
+  for (std::size_t k = 0; k < s.opt->m().size(); ++k) {
+    if (r.u64() != s.opt->m()[k].size()) r.fail("optimizer state does not match the parameters");
+    r.floats(s.opt->m()[k].data(), s.opt->m()[k].size());
+    r.floats(s.opt->v()[k].data(), s.opt->v()[k].size());
+  }
+  r.expect_end();
+  return LanguageModel(std::move(sp));
+}
+
+}  // namespace lumen::train
