@@ -56,10 +56,12 @@ Map make_map(const Matrix& E, const MapOptions& o) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t c = 0; c < k; ++c) m.xy[2 * i + c] = Y.at(i, c);
     m.variance_ratio = pca.variance_ratio;
-    if (o.progress) o.progress("PCA: neighbours", 0, 1);
-    const Neighbours original = query_neighbours(X, sample, m.k, o.cosine, o.threads);
-    maps.push_back(map_neighbours(m.xy, n, sample, m.k, o.threads));
-    m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+    if (!sample.empty()) {
+      if (o.progress) o.progress("PCA: neighbours", 0, 1);
+      const Neighbours original = query_neighbours(X, sample, m.k, o.cosine, o.threads);
+      maps.push_back(map_neighbours(m.xy, n, sample, m.k, o.threads));
+      m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+    }
   } else {
     TsneOptions t;
     t.perplexity = o.perplexity;
@@ -81,8 +83,10 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.kl.push_back(r.kl);
       m.perplexity = r.perplexity;
       m.exact_gradient = r.exact_gradient;
-      maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
-      m.preservation.push_back(knn_preservation(select_rows(r.neighbours, sample), maps.back(), m.k));
+      if (!sample.empty()) {
+        maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
+        m.preservation.push_back(knn_preservation(select_rows(r.neighbours, sample), maps.back(), m.k));
+      }
       if (s == 0) m.xy = std::move(r.Y);
     }
     if (maps.size() >= 2) {
@@ -110,8 +114,9 @@ std::vector<std::string> describe(const Map& m) {
                                 m.variance_ratio.size() == 2
                                     ? fmt::format("PC1 {}, PC2 {}", pct(m.variance_ratio[0]), pct(m.variance_ratio[1]))
                                     : fmt::format("PC1 {}", pct(m.variance_ratio[0]))));
-    lines.push_back(fmt::format("{}-NN kept from the original space: {}{}; the rest of the variance is squashed flat",
-                                m.k, pct(kept), over));
+    if (!m.preservation.empty())
+      lines.push_back(fmt::format("{}-NN kept from the original space: {}{}; the rest of the variance is squashed flat",
+                                  m.k, pct(kept), over));
   } else {
     std::string kls;
     for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);
@@ -126,11 +131,12 @@ std::vector<std::string> describe(const Map& m) {
       for (double p : m.preservation) per += " " + pct(p);
       per += ")";
     }
-    lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), per, over));
+    if (!m.preservation.empty())
+      lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), per, over));
     if (m.agreement >= 0)
       lines.push_back(fmt::format("maps agree with each other ({}-NN Jaccard between {} seeds): {}", m.k, m.seeds.size(),
                                   pct(m.agreement)));
-    else
+    else if (m.seeds.size() == 1)
       lines.push_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
     lines.push_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
   }

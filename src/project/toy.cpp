@@ -54,4 +54,14 @@ Table toy_table() {
   return t;
 }
 
+Table toy_table(std::size_t limit, DType dtype) {
+  Table t = toy_table();
+  if (limit != 0 && limit < t.V()) {
+    t.vocab.truncate(limit);
+    t.E = t.E.head(limit).clone();
+  }
+  if (dtype != DType::f32) t.E = t.E.to(dtype);
+  return t;
+}
+
 }  // namespace lumen

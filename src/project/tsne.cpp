@@ -55,11 +55,11 @@ double tsne_gradient(const SparseP& P, const std::vector<float>& Y, double exagg
   const auto& kern = tsne_kernels(active_isa());
   const float theta2 = static_cast<float>(theta * theta);
   const float exag = static_cast<float>(exaggeration);
+  // Attraction: sum_j p_ij q_ij (y_i - y_j), over P's non-zeros; exact repulsion row by row.
   parallel_for(n, threads, [&](std::size_t b, std::size_t e, std::size_t t) {
     double z = 0;
     for (std::size_t i = b; i < e; ++i) {
       const float yx = Y[2 * i], yy = Y[2 * i + 1];
-      // Attraction: sum_j p_ij q_ij (y_i - y_j), over P's non-zeros.
       float ax = 0, ay = 0;
       for (std::size_t p = P.ptr[i]; p < P.ptr[i + 1]; ++p) {
         const auto j = static_cast<std::size_t>(P.col[p]);
@@ -70,15 +70,20 @@ double tsne_gradient(const SparseP& P, const std::vector<float>& Y, double exagg
       }
       grad[2 * i] = exag * ax;
       grad[2 * i + 1] = exag * ay;
-      // Repulsion: sum_j q_ij^2 (y_i - y_j) and this row's share of Z.
-      float fx = 0, fy = 0;
-      if (exact) z += kern.repulse(xs.data(), ys.data(), n, yx, yy, &fx, &fy) - 1.0;  // minus q_ii = 1
-      else z += tree.repulse(yx, yy, static_cast<std::int32_t>(i), theta2, fx, fy);
-      rep[2 * i] = fx;
-      rep[2 * i + 1] = fy;
+      if (exact) {
+        float fx = 0, fy = 0;
+        z += kern.repulse(xs.data(), ys.data(), n, yx, yy, &fx, &fy) - 1.0;  // minus q_ii = 1
+        rep[2 * i] = fx;
+        rep[2 * i + 1] = fy;
+      }
     }
     zpart[t] = z;
   });
+  // Barnes-Hut repulsion, leaf by leaf of the tree.
+  if (!exact)
+    parallel_for(tree.leaves(), threads, [&](std::size_t b, std::size_t e, std::size_t t) {
+      zpart[t] += tree.repulse_leaves(b, e, theta2, kern, rep.data());
+    });
   double Z = 0;
   for (double z : zpart) Z += z;
   Z = std::max(Z, 1e-12);

@@ -48,6 +48,15 @@ TEST(Toy, ShapeAndOrder) {
   EXPECT_EQ(t.source, "toy");
 }
 
+TEST(Toy, LimitAndDtype) {
+  const Table t = toy_table(5, DType::bf16);
+  EXPECT_EQ(t.V(), 5u);
+  EXPECT_EQ(t.vocab.size(), 5u);
+  EXPECT_EQ(t.E.dtype(), DType::bf16);
+  EXPECT_EQ(t.vocab.token(0), toy_table().vocab.token(0));
+  EXPECT_EQ(toy_table(0, DType::f32).V(), 30u);
+}
+
 TEST(Toy, CatIsCloserToDogThanToParliament) {
   const Table t = toy_table();
   EXPECT_GT(cosine(vec(t, "cat"), vec(t, "dog")), cosine(vec(t, "cat"), vec(t, "parliament")));

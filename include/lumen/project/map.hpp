@@ -27,7 +27,7 @@ struct MapOptions {
   std::uint64_t seed = 1;
   std::size_t seeds = 1;             // t-SNE maps made with seeds seed, seed+1, ...
   std::size_t k = 10;                // neighbours compared by the honesty numbers
-  std::size_t sample = 5000;         // honesty numbers over at most this many points (seeded sample)
+  std::size_t sample = 5000;         // honesty numbers over at most this many points (seeded sample; 0: none)
   std::size_t threads = 0;
   // (stage, done, total), stage e.g. "t-SNE 2/3: optimise".
   std::function<void(const std::string&, std::size_t, std::size_t)> progress;

@@ -1,0 +1,284 @@
+// lumen project TABLE --method pca|tsne -o OUT: a two-dimensional map of some rows, as CSV, JSON, SVG or PNG
+// (chosen by OUT's extension), with the numbers that say how far to trust it: the variance PCA's axes hold,
+// t-SNE's KL, how many of each point's 10 nearest neighbours the map keeps and, with --seeds K, how much
+// t-SNE maps made with different seeds agree. Without -o the coordinates go to stdout (CSV, or JSON).
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/atomic_file.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/project/map.hpp"
+#include "lumen/project/plot.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct ProjectArgs {
+  TableArgs table;
+  std::string method = "pca";
+  std::size_t top = 0;
+  std::string words_file;
+  std::string highlight;
+  std::string out;
+  std::uint64_t seed = 1;
+  std::size_t seeds = 1;
+  double perplexity = 30.0;
+  std::size_t iterations = 1000;
+  double theta = 0.5;
+  std::string metric = "cosine";
+  std::string init = "pca";
+  std::size_t labels = 250;
+  std::size_t sample = 5000;
+  int width = 1400, height = 1050;
+  std::string title;
+  bool json = false;
+};
+
+// A progress bar that appears only once the work has taken a second; one bar per stage.
+class LazyBar {
+ public:
+  void operator()(const std::string& stage, std::size_t done, std::size_t total) {
+    if (!bar_ && std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
+    if (!bar_ || stage != stage_) {
+      bar_.reset();
+      bar_ = std::make_unique<Progress>(stage, total, stage.find("optimise") != std::string::npos ? "iterations" : "");
+      stage_ = stage;
+    }
+    bar_->update(done);
+  }
+  void finish() { bar_.reset(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::unique_ptr<Progress> bar_;
+  std::string stage_;
+};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// A token as written in a words file: exactly, or with surrounding blanks removed.
+Id find_word(const Vocab& v, const std::string& line) {
+  if (auto id = v.find(line)) return *id;
+  return v.require(trim(line));
+}
+
+std::vector<std::string> read_words(const std::string& path) {
+  std::vector<std::string> out;
+  if (path == "-") return stdin_lines();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("cannot open the words file '{}'", path));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!trim(line).empty()) out.push_back(line);
+  }
+  return out;
+}
+
+std::string csv_field(const std::string& s) {
+  const bool quote = s.find_first_of(",\"\n\r") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+  if (!quote) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return e;
+}
+
+nlohmann::json summary_json(const project::Map& m, const Table& t, const ProjectArgs& a) {
+  nlohmann::json j;
+  j["method"] = m.method == project::Method::pca ? "pca" : "tsne";
+  j["table"] = t.source;
+  j["points"] = m.rows.size();
+  if (!a.out.empty()) j["output"] = a.out;
+  j["seconds"] = m.seconds;
+  if (m.method == project::Method::pca) {
+    j["variance_ratio"] = m.variance_ratio;
+    j["variance_kept"] = std::accumulate(m.variance_ratio.begin(), m.variance_ratio.end(), 0.0);
+  } else {
+    j["kl"] = m.kl;
+    j["seeds"] = m.seeds;
+    j["perplexity"] = m.perplexity;
+    j["iterations"] = m.iterations;
+    j["gradient"] = m.exact_gradient ? "exact" : "barnes-hut";
+  }
+  j["metric"] = a.metric;
+  j["k"] = m.k;
+  j["sampled"] = m.sampled;
+  j["knn_preservation"] = m.preservation;
+  j["agreement"] = m.agreement >= 0 ? nlohmann::json(m.agreement) : nlohmann::json(nullptr);
+  j["caption"] = project::describe(m);
+  return j;
+}
+
+nlohmann::json points_json(const project::Map& m, const Table& t, const std::vector<std::uint8_t>& hl) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (std::size_t i = 0; i < m.rows.size(); ++i) {
+    nlohmann::json p = {{"token", t.vocab.token(m.rows[i])}, {"id", m.rows[i]}, {"x", m.xy[2 * i]}, {"y", m.xy[2 * i + 1]}};
+    if (hl[i]) p["highlight"] = true;
+    pts.push_back(std::move(p));
+  }
+  return pts;
+}
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<ProjectArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("--method", a->method, "pca (linear, deterministic) or tsne (clusters; sizes and distances mean nothing)")
+      ->capture_default_str();
+  cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)");
+  cmd.add_option("--words", a->words_file, "Map only the words in FILE, one per line ('-': stdin)");
+  cmd.add_option("--highlight", a->highlight, "Words to mark and always label: w1,w2,... (added to the map if missing)");
+  cmd.add_option("-o,--output", a->out, "OUT.csv (token,x,y), OUT.json, OUT.svg or OUT.png (none: CSV or JSON on stdout)");
+  cmd.add_option("--seed", a->seed, "t-SNE: seed of the first map")->capture_default_str();
+  cmd.add_option("--seeds", a->seeds, "t-SNE: make K maps (seeds S..S+K-1) and report how much they agree")
+      ->capture_default_str()->check(CLI::Range(1, 100));
+  cmd.add_option("--perplexity", a->perplexity, "t-SNE: effective number of neighbours (k = 3 x perplexity)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("--iterations", a->iterations, "t-SNE: optimisation steps (the first 250 with early exaggeration)")
+      ->capture_default_str()->check(CLI::Range(1, 100000));
+  cmd.add_option("--theta", a->theta, "t-SNE: Barnes-Hut opening angle (0: exact gradient)")->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--metric", a->metric, "Neighbours in the table by cosine or euclidean")->capture_default_str();
+  cmd.add_option("--init", a->init, "t-SNE start: pca (stable across seeds) or random (as the Embedding Projector)")
+      ->capture_default_str();
+  cmd.add_option("--sample", a->sample, "Honesty numbers over a seeded sample of at most N points (0: skip them)")
+      ->capture_default_str();
+  cmd.add_option("--labels", a->labels, "Pictures: label at most N words besides the highlighted ones (most frequent first)")
+      ->capture_default_str();
+  cmd.add_option("--width", a->width, "Picture width (pixels or points)")->capture_default_str()->check(CLI::Range(200, 20000));
+  cmd.add_option("--height", a->height, "Picture height")->capture_default_str()->check(CLI::Range(200, 20000));
+  cmd.add_option("--title", a->title, "Picture title (default: method and table)");
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen project toy --method pca -o toy.png",
+                    "lumen project glove.txt --method tsne --top 5000 --highlight king,queen,paris --seeds 3 -o map.svg",
+                    "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("project needs a TABLE");
+    const project::Method method = project::parse_method(a->method);
+    if (a->metric != "cosine" && a->metric != "euclidean") throw UsageError(fmt::format("unknown metric '{}' (cosine or euclidean)", a->metric));
+    if (a->init != "pca" && a->init != "random") throw UsageError(fmt::format("unknown --init '{}' (pca or random)", a->init));
+    if (a->top != 0 && !a->words_file.empty()) throw UsageError("--top and --words choose the rows two ways: give one");
+    if (method == project::Method::pca && a->seeds > 1) throw UsageError("--seeds goes with --method tsne (PCA has no seed)");
+    std::string ext;
+    if (!a->out.empty()) {
+      ext = extension(a->out);
+      if (ext != ".csv" && ext != ".json" && ext != ".svg" && ext != ".png")
+        throw UsageError(fmt::format("cannot tell the output format from '{}': use .csv, .json, .svg or .png", a->out));
+    }
+    if (a->json) Progress::set_enabled(false);
+    const Table t = load_table(a->table);
+
+    // The rows: --words, --top or all; highlighted words are added if missing.
+    std::vector<Id> rows;
+    if (!a->words_file.empty()) {
+      std::set<Id> seen;
+      for (const auto& w : read_words(a->words_file)) {
+        const Id id = find_word(t.vocab, w);
+        if (seen.insert(id).second) rows.push_back(id);
+      }
+    } else {
+      rows.resize(a->top != 0 ? std::min(a->top, t.V()) : t.V());
+      std::iota(rows.begin(), rows.end(), Id{0});
+    }
+    std::vector<Id> highlighted;
+    std::stringstream hs(a->highlight);
+    for (std::string w; std::getline(hs, w, ',');)
+      if (!trim(w).empty()) highlighted.push_back(find_word(t.vocab, w));
+    for (Id h : highlighted)
+      if (std::find(rows.begin(), rows.end(), h) == rows.end()) rows.push_back(h);
+
+    project::MapOptions o;
+    o.method = method;
+    o.rows = rows;
+    o.cosine = a->metric == "cosine";
+    o.perplexity = a->perplexity;
+    o.iterations = a->iterations;
+    o.theta = a->theta;
+    o.random_init = a->init == "random";
+    o.seed = a->seed;
+    o.seeds = a->seeds;
+    o.sample = a->sample;
+    LazyBar bar;
+    o.progress = [&bar](const std::string& s, std::size_t done, std::size_t total) { bar(s, done, total); };
+    const project::Map m = project::make_map(t.E, o);
+    bar.finish();
+
+    std::vector<std::uint8_t> hl(m.rows.size(), 0);
+    for (std::size_t i = 0; i < m.rows.size(); ++i)
+      hl[i] = std::find(highlighted.begin(), highlighted.end(), m.rows[i]) != highlighted.end();
+    const std::vector<std::string> caption = project::describe(m);
+    std::string csv = "token,x,y\n";
+    if (ext == ".csv" || (a->out.empty() && !a->json))
+      for (std::size_t i = 0; i < m.rows.size(); ++i)
+        csv += fmt::format("{},{},{}\n", csv_field(t.vocab.token(m.rows[i])), m.xy[2 * i], m.xy[2 * i + 1]);
+
+    if (ext == ".csv") {
+      write_file_atomic(a->out, csv);
+    } else if (ext == ".json") {
+      nlohmann::json j = summary_json(m, t, *a);
+      j["points"] = points_json(m, t, hl);
+      write_file_atomic(a->out, j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    } else if (ext == ".svg" || ext == ".png") {
+      project::PlotData d;
+      d.xy = m.xy;
+      d.highlight = hl;
+      for (Id id : m.rows) d.labels.push_back(t.vocab.token(id));
+      // Labels for the most frequent words first: by count when the table has them, else by row (sorted tables).
+      d.priority.resize(m.rows.size());
+      std::iota(d.priority.begin(), d.priority.end(), 0);
+      std::stable_sort(d.priority.begin(), d.priority.end(), [&](std::int32_t x, std::int32_t y) {
+        const Id ix = m.rows[static_cast<std::size_t>(x)], iy = m.rows[static_cast<std::size_t>(y)];
+        if (t.vocab.has_counts() && t.vocab.count(ix) != t.vocab.count(iy)) return t.vocab.count(ix) > t.vocab.count(iy);
+        return ix < iy;
+      });
+      project::PlotOptions po;
+      po.title = !a->title.empty() ? a->title
+                                    : fmt::format("{} of {} ({} words)", method == project::Method::pca ? "PCA" : "t-SNE",
+                                                  std::filesystem::path(t.source).filename().string(), m.rows.size());
+      po.caption = caption;
+      po.width = a->width;
+      po.height = a->height;
+      po.max_labels = a->labels;
+      write_file_atomic(a->out, project::render_plot(d, po, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
+    }
+
+    if (a->json) {
+      nlohmann::json j = summary_json(m, t, *a);
+      if (a->out.empty()) j["points"] = points_json(m, t, hl);
+      print_json(j);
+    } else if (a->out.empty()) {
+      std::cout << csv;
+      for (const auto& l : caption) fmt::print(stderr, "{}\n", l);
+    } else {
+      for (const auto& l : caption) fmt::print("{}\n", l);
+      fmt::print("wrote {} ({} points, {:.2f} s)\n", a->out, m.rows.size(), m.seconds);
+    }
+    return kOk;
+  };
+}
+
+const Register reg("project", "Maps of a table: PCA or t-SNE as CSV, JSON, SVG or PNG, with the numbers to trust them by",
+                   setup, 60);
+
+}  // namespace
+}  // namespace lumen::cli

@@ -1,0 +1,136 @@
+// `lumen project`: every output by extension, the honesty numbers in text and JSON, the toy table, stdin word
+// lists, and exit codes for bad input (1) and bad usage (2), leaving no output behind on failure.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run lumen(const std::string& args) {
+  const std::string errf = (std::filesystem::temp_directory_path() / "lumen-project-test.err").string();
+  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>" + errf;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, "", ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  std::ifstream e(errf);
+  std::string err((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+}
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+struct Dir {
+  std::filesystem::path p;
+  Dir() {
+    std::string t = (std::filesystem::temp_directory_path() / "lumen-project-XXXXXX").string();
+    p = ::mkdtemp(t.data());
+  }
+  ~Dir() { std::filesystem::remove_all(p); }
+  std::string operator/(const std::string& f) const { return (p / f).string(); }
+};
+
+const std::string kVec = std::string(LUMEN_DATA_DIR) + "/formats/crime-and-punishment.vec";
+
+}  // namespace
+
+TEST(CliProject, PcaOfTheToyTableAsCsv) {
+  Dir d;
+  const Run r = lumen("project toy --method pca -o " + (d / "toy.csv"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("the two axes hold 100.0% of the variance"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10-NN kept from the original space"), std::string::npos) << r.out;
+  const std::string csv = slurp(d / "toy.csv");
+  EXPECT_EQ(csv.rfind("token,x,y\n", 0), 0u);
+  EXPECT_EQ(lines(csv), 31u);
+  EXPECT_NE(csv.find("\nqueen,"), std::string::npos);
+}
+
+TEST(CliProject, JsonOnStdoutCarriesPointsAndHonestyNumbers) {
+  const Run r = lumen("project toy --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["method"], "pca");
+  ASSERT_EQ(j["points"].size(), 30u);
+  EXPECT_NEAR(j["variance_kept"].get<double>(), 1.0, 1e-6);
+  EXPECT_EQ(j["k"], 10);
+  EXPECT_TRUE(j["agreement"].is_null());
+  EXPECT_TRUE(j["points"][0].contains("token"));
+  EXPECT_TRUE(j["points"][0].contains("x"));
+}
+
+TEST(CliProject, TsneWithSeedsReportsAgreementAndDrawsAPng) {
+  Dir d;
+  const Run r = lumen("project " + kVec + " --method tsne --seeds 2 --iterations 300 --highlight raskolnikov --json -o " +
+                      (d / "map.png"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["method"], "tsne");
+  EXPECT_EQ(j["points"], 291);
+  ASSERT_EQ(j["kl"].size(), 2u);
+  EXPECT_EQ(j["seeds"], nlohmann::json::parse("[1,2]"));
+  ASSERT_TRUE(j["agreement"].is_number());
+  EXPECT_GE(j["agreement"].get<double>(), 0.0);
+  EXPECT_LE(j["agreement"].get<double>(), 1.0);
+  EXPECT_EQ(j["knn_preservation"].size(), 2u);
+  EXPECT_EQ(j["caption"].size(), 4u);
+  const std::string png = slurp(d / "map.png");
+  ASSERT_GT(png.size(), 1000u);
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+}
+
+TEST(CliProject, SvgAndJsonFilesAndStdinWords) {
+  Dir d;
+  Run r = lumen("project toy --method tsne --iterations 200 --highlight queen,paris -o " + (d / "toy.svg"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("cluster sizes and the distances between clusters"), std::string::npos) << r.out;
+  const std::string svg = slurp(d / "toy.svg");
+  EXPECT_NE(svg.find("<svg"), std::string::npos);
+  r = lumen("project toy --top 12 --highlight parliament -o " + (d / "toy.json"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(d / "toy.json"));
+  ASSERT_EQ(j["points"].size(), 13u);  // the first 12 rows and the highlighted word
+  EXPECT_EQ(j["points"][12]["token"], "parliament");
+  EXPECT_EQ(j["points"][12]["highlight"], true);
+  std::ofstream(d / "words.txt") << "cat\ndog\nking\nqueen\ncat\n";
+  r = lumen("project toy --words - < " + (d / "words.txt"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 5u) << r.out;  // header + 4 distinct words
+}
+
+TEST(CliProject, BadInputAndUsage) {
+  Dir d;
+  EXPECT_EQ(lumen("project toy -o " + (d / "x.bmp")).code, 2);
+  EXPECT_EQ(lumen("project toy --method umap").code, 2);
+  EXPECT_EQ(lumen("project toy --top 5 --words " + (d / "w.txt")).code, 2);
+  EXPECT_EQ(lumen("project toy --method pca --seeds 3").code, 2);
+  EXPECT_EQ(lumen("project toy --theta 3").code, 2);
+  const Run unknown = lumen("project toy --highlight kingg -o " + (d / "x.png"));
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("kingg"), std::string::npos) << unknown.err;
+  EXPECT_FALSE(std::filesystem::exists(d / "x.png"));
+  EXPECT_EQ(lumen("project toy --words " + (d / "missing.txt")).code, 1);
+  EXPECT_EQ(lumen("project " + (d / "missing.vec")).code, 1);
+  const Run help = lumen("project --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("Example"), std::string::npos);
+}
