@@ -1,0 +1,92 @@
+// lumen params: how a transformer's parameters split between the embedding and the rest.
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/nn/params.hpp"
+#include "nn_views.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct ParamsArgs {
+  std::string preset;
+  std::uint64_t vocab = 0, d = 0, layers = 0, heads = 0, kv_heads = 0, ffn = 0, context = 0;
+  bool tied = true, biases = true, sweep = false, json = false;
+  std::string positional, norm, mlp;
+};
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<ParamsArgs>();
+  std::string presets;
+  for (const auto& n : nn::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
+  cmd.add_option("preset", a->preset, "Start from a preset: " + presets + " (default: gpt2)");
+  auto* o_vocab = cmd.add_option("--vocab", a->vocab, "Vocabulary size V");
+  auto* o_d = cmd.add_option("--d-model,-d", a->d, "Model width d");
+  auto* o_layers = cmd.add_option("--layers,-N", a->layers, "Number of blocks N");
+  auto* o_heads = cmd.add_option("--heads", a->heads, "Attention heads");
+  auto* o_kv = cmd.add_option("--kv-heads", a->kv_heads, "Key/value heads (fewer than heads: grouped-query attention)");
+  auto* o_ffn = cmd.add_option("--ffn", a->ffn, "MLP hidden width (default: 4d for gelu, ~8d/3 rounded to 256 for swiglu)");
+  auto* o_ctx = cmd.add_option("--context", a->context, "Context length (rows of a learned positional table)");
+  auto* o_tied = cmd.add_flag("--tied,!--untied", a->tied, "Output head shares E (--untied: its own V x d matrix)");
+  auto* o_pos = cmd.add_option("--positional", a->positional, "Positions: learned, rope, none");
+  auto* o_norm = cmd.add_option("--norm", a->norm, "Normalisation: layernorm, rmsnorm");
+  auto* o_mlp = cmd.add_option("--mlp", a->mlp, "MLP: gelu, swiglu");
+  auto* o_bias = cmd.add_flag("--bias,!--no-bias", a->biases, "Biases in linear layers and LayerNorm");
+  cmd.add_flag("--sweep", a->sweep, "Show the embedding's share as d and N grow (V x d against N x d^2)");
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen params gpt2", "lumen params llama-3-8b --json",
+                    "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm --positional rope --no-bias --untied",
+                    "lumen params gpt2 --sweep"});
+
+  return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {
+    nn::ModelShape s = nn::preset(a->preset.empty() ? "gpt2" : a->preset);
+    bool changed = false;
+    auto given = [&](CLI::Option* o) {
+      const bool g = o->count() > 0;
+      changed = changed || g;
+      return g;
+    };
+    if (given(o_vocab)) s.V = a->vocab;
+    if (given(o_layers)) s.layers = a->layers;
+    if (given(o_ctx)) s.context = a->context;
+    if (given(o_tied)) s.tied = a->tied;
+    if (given(o_bias)) s.biases = a->biases;
+    if (given(o_pos)) s.positional = nn::parse_positional(a->positional);
+    if (given(o_norm)) s.norm = nn::parse_norm(a->norm);
+    const bool new_mlp = given(o_mlp);
+    if (new_mlp) s.mlp = nn::parse_mlp(a->mlp);
+    const bool new_d = given(o_d);
+    if (new_d) {
+      if (a->d == 0) throw UsageError("--d-model must be > 0");
+      s.d = a->d;
+    }
+    // Follow a new width where the user did not say otherwise: heads of 64 (or the preset's count if it
+    // still divides d), the same K/V sharing, the family's FFN width.
+    const std::uint64_t ratio = s.kv_heads ? s.heads / s.kv_heads : 1;
+    if (given(o_heads)) s.heads = a->heads;
+    else if (new_d && s.d % s.heads != 0) s.heads = s.d % 64 == 0 ? s.d / 64 : 1;
+    if (given(o_kv)) s.kv_heads = a->kv_heads;
+    else s.kv_heads = (ratio > 0 && s.heads % ratio == 0) ? s.heads / ratio : s.heads;
+    if (given(o_ffn)) s.ffn = a->ffn;
+    else if (new_d || new_mlp) s.ffn = nn::default_ffn(s.d, s.mlp);
+    if (changed) s.name = a->preset.empty() ? "custom" : a->preset + " (modified)";
+
+    if (a->sweep) {
+      nn::count_params(s);  // validate the base shape first
+      if (a->json) print_json(sweep_json(s));
+      else fmt::print("{}", sweep_text(s));
+      return kOk;
+    }
+    const nn::ParamCount c = nn::count_params(s);
+    if (a->json) print_json(params_json(s, c));
+    else fmt::print("{}", params_text(s, c));
+    return kOk;
+  };
+}
+
+const Register reg("params", "Parameter calculator: how a model's parameters split between E and the rest", setup, 20);
+
+}  // namespace
+}  // namespace lumen::cli

@@ -1,0 +1,65 @@
+// `lumen onehot TABLE TOKEN`: the three views agree, on a real table file.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+// Runs lumen with `args`; `input` (if any) arrives on stdin.
+Run lumen(const std::string& args, const std::string& input = "") {
+  const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
+  const std::string cmd = pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kGlove = std::string(LUMEN_DATA_DIR) + "/formats/test_glove.txt";  // 76 x 50, "the" first
+
+}  // namespace
+
+TEST(CliOnehot, ThreeViewsOfOneToken) {
+  Run r = lumen("onehot " + kGlove + " the --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["V"].get<int>(), 76);
+  EXPECT_EQ(j["d"].get<int>(), 50);
+  auto t = j["tokens"][0];
+  EXPECT_EQ(t["id"].get<int>(), 0);
+  EXPECT_EQ(t["onehot"]["length"].get<int>(), 76);
+  EXPECT_EQ(t["onehot"]["one_at"].get<int>(), 0);
+  EXPECT_TRUE(t["equal"].get<bool>());
+  EXPECT_EQ(t["row"], t["dense"]);
+  EXPECT_NEAR(t["row"][0].get<double>(), 0.418, 1e-6);  // the file's first value
+}
+
+TEST(CliOnehot, TextAndStdinAndErrors) {
+  Run r = lumen("onehot " + kGlove + " the");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("length V = 76, its 1 at position 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("yes, exactly"), std::string::npos);
+  Run s = lumen("onehot " + kGlove + " --json < /dev/null");
+  EXPECT_EQ(s.code, 2);  // no tokens
+  Run batch = lumen("onehot " + kGlove + " --json", "the\\nof\\n");
+  ASSERT_EQ(batch.code, 0);
+  auto j = nlohmann::json::parse(batch.out);
+  ASSERT_EQ(j["tokens"].size(), 2u);
+  EXPECT_EQ(j["tokens"][1]["token"], "of");
+  EXPECT_TRUE(j["tokens"][1]["equal"].get<bool>());
+  EXPECT_EQ(lumen("onehot " + kGlove + " zzzzunknownzzzz").code, 1);
+  EXPECT_EQ(lumen("onehot /nonexistent/table.txt the").code, 1);
+}

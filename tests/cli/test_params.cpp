@@ -1,0 +1,103 @@
+// `lumen params` and `lumen init-stats`: exact preset totals through the binary, JSON keys, exit codes.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run lumen(const std::string& args) {
+  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST(CliParams, PresetTotalsInJson) {
+  const std::pair<const char*, std::uint64_t> want[] = {
+      {"gpt2", 124439808ull},       {"gpt2-medium", 354823168ull}, {"gpt2-large", 774030080ull},
+      {"gpt2-xl", 1557611200ull},   {"llama-3-8b", 8030261248ull}, {"llama-3.2-1b", 1235814400ull}};
+  for (auto [name, total] : want) {
+    Run r = lumen(std::string("params ") + name + " --json");
+    ASSERT_EQ(r.code, 0) << name;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["total"].get<std::uint64_t>(), total) << name;
+    EXPECT_TRUE(j.contains("embedding"));
+    EXPECT_TRUE(j.contains("output_head"));
+    EXPECT_TRUE(j.contains("embedding_share"));
+  }
+  auto j = nlohmann::json::parse(lumen("params llama-3-8b --json").out);
+  EXPECT_EQ(j["output_head"].get<std::uint64_t>(), 128256ull * 4096);
+  EXPECT_EQ(j["embedding"].get<std::uint64_t>(), 128256ull * 4096);
+  EXPECT_EQ(j["memory_bytes"]["bf16"].get<std::uint64_t>(), 2ull * 8030261248ull);
+}
+
+TEST(CliParams, TableShowsEveryPart) {
+  Run r = lumen("params gpt2");
+  ASSERT_EQ(r.code, 0);
+  for (const char* s : {"token embedding", "38,597,376", "positional", "786,432", "attention", "MLP", "norms",
+                        "final norm", "output head", "124,439,808", "31.02%", "fp32", "bf16", "fp16", "int8"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(CliParams, OptionsOverrideThePreset) {
+  // GPT-2 small untied: one more V x d matrix.
+  auto j = nlohmann::json::parse(lumen("params gpt2 --untied --json").out);
+  EXPECT_EQ(j["total"].get<std::uint64_t>(), 124439808ull + 50257ull * 768);
+  // A LLaMA-style shape from options alone.
+  Run r = lumen("params --vocab 128256 --d-model 4096 --layers 32 --heads 32 --kv-heads 8 --ffn 14336 "
+                "--positional rope --norm rmsnorm --mlp swiglu --no-bias --untied --json");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["total"].get<std::uint64_t>(), 8030261248ull);
+  // A wider d follows with heads of 64 and a 4d FFN: GPT-2 medium's shape.
+  auto m = nlohmann::json::parse(lumen("params gpt2 --d-model 1024 --layers 24 --json").out);
+  EXPECT_EQ(m["total"].get<std::uint64_t>(), 354823168ull);
+}
+
+TEST(CliParams, SweepShareFalls) {
+  Run r = lumen("params gpt2 --sweep --json");
+  ASSERT_EQ(r.code, 0);
+  auto rows = nlohmann::json::parse(r.out)["sweep"];
+  ASSERT_GE(rows.size(), 6u);
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    EXPECT_LT(rows[i]["embedding_share"].get<double>(), rows[i - 1]["embedding_share"].get<double>());
+  EXPECT_NE(lumen("params gpt2 --sweep").out.find("N x block"), std::string::npos);
+}
+
+TEST(CliParams, BadUsageExitsTwo) {
+  EXPECT_EQ(lumen("params gpt5").code, 2);
+  EXPECT_EQ(lumen("params --heads 7").code, 2);
+  EXPECT_EQ(lumen("params --norm batchnorm").code, 2);
+  EXPECT_EQ(lumen("params --layers -3").code, 2);
+}
+
+TEST(CliInitStats, MeasuredNearPredicted) {
+  Run r = lumen("init-stats --dim 256 --std 0.02 --samples 20000 --json");
+  ASSERT_EQ(r.code, 0);
+  auto j = nlohmann::json::parse(r.out);
+  const double pred = j["predicted_dot_std"].get<double>();
+  EXPECT_NEAR(pred, 0.0004 * 16, 1e-12);
+  EXPECT_NEAR(j["measured_dot_std"].get<double>() / pred, 1.0, 0.05);
+  EXPECT_NEAR(j["measured_scaled_dot_std"].get<double>() / j["predicted_scaled_dot_std"].get<double>(), 1.0, 0.05);
+  Run t = lumen("init-stats --dim 64 --samples 2000");
+  EXPECT_EQ(t.code, 0);
+  EXPECT_NE(t.out.find("predicted"), std::string::npos);
+  EXPECT_NE(t.out.find("sqrt(d)"), std::string::npos);
+  EXPECT_EQ(lumen("init-stats --std -1").code, 2);
+  EXPECT_EQ(lumen("init-stats --dim 0").code, 2);
+}

@@ -1,0 +1,61 @@
+// `lumen tour` and `lumen` alone: the tour runs, shows the three steps, and its JSON checks out.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run lumen(const std::string& args) {
+  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST(CliTour, NoCommandRunsTheTour) {
+  Run r = lumen("");
+  ASSERT_EQ(r.code, 0);
+  for (const char* s : {"ids -> one-hot -> row of E -> dense vector", "\"the cat sat\" -> ids [1, 2, 3]",
+                        "equal, bit for bit", "124,439,808", "std^2*sqrt(d)"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_EQ(lumen("tour").out, r.out);  // the same tour, deterministic
+}
+
+TEST(CliTour, JsonHasTheThreeParts) {
+  Run r = lumen("tour --json --text \"the dog sat on a mat\" --dim 6");
+  ASSERT_EQ(r.code, 0);
+  auto j = nlohmann::json::parse(r.out);
+  auto ex = j["example"];
+  EXPECT_EQ(ex["ids"], nlohmann::json({1, 7, 3, 4, 5, 6}));
+  EXPECT_TRUE(ex["forward_equals_onehot"].get<bool>());
+  // dense row t is row ids[t] of E, and the one-hot row has its 1 there.
+  for (std::size_t t = 0; t < ex["ids"].size(); ++t) {
+    const auto id = ex["ids"][t].get<std::size_t>();
+    EXPECT_EQ(ex["dense"][t], ex["E"][id]);
+    EXPECT_EQ(ex["onehot"][t][id].get<double>(), 1.0);
+    EXPECT_EQ(ex["E"][id].size(), 6u);
+  }
+  EXPECT_EQ(j["params"]["total"].get<std::uint64_t>(), 124439808ull);
+  const double pred = j["init_stats"]["predicted_dot_std"].get<double>();
+  EXPECT_NEAR(j["init_stats"]["measured_dot_std"].get<double>() / pred, 1.0, 0.05);
+}
+
+TEST(CliTour, UnknownWordIsBadInput) {
+  EXPECT_EQ(lumen("tour --text \"the zebra\"").code, 1);
+}
