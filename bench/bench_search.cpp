@@ -1,13 +1,16 @@
 // Search benchmarks on a GPT-2-small-shaped table (50257 x 768, normal entries): one query top-10 over
 // f32, f16 and bf16 rows, the three metrics, and a batch of 1024 queries through GEMM.
-// Run: build-search/bench/bench_search --benchmark_min_time=1  (LUMEN_ISA=avx2|generic to compare variants)
+// Run: build-search/bench/bench_search  (LUMEN_ISA=avx2|generic to compare variants; LUMEN_BENCH_THREADS=N)
+// Peer comparison (FAISS): /usr/bin/python3 bench/compare_search.py
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/search/hnsw.hpp"
 #include "lumen/search/searcher.hpp"
 
 using namespace lumen;
@@ -67,7 +70,43 @@ void BM_Norms(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(Searcher(f.table, static_cast<std::size_t>(state.range(0))));
 }
 
-const auto kThreads = static_cast<std::int64_t>(default_threads());
+// LUMEN_BENCH_THREADS: the thread count (bench/compare_search.py sets it to FAISS's); default: all cores.
+std::int64_t bench_threads() {
+  const char* env = std::getenv("LUMEN_BENCH_THREADS");
+  return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : static_cast<std::int64_t>(default_threads());
+}
+const std::int64_t kThreads = bench_threads();
+
+// Approximate search: an HNSW graph over the f32 table (built once), one query at a time; the recall@10
+// against exact search over 200 queries is reported as a counter.
+void BM_HnswQuery(benchmark::State& state) {
+  const auto& f = fixture(DType::f32);
+  HnswOptions ho;
+  ho.threads = static_cast<std::size_t>(state.range(0));
+  static std::unique_ptr<HnswIndex> index;
+  if (!index) index = std::make_unique<HnswIndex>(HnswIndex::build(*f.searcher, Metric::cosine, 0, ho));
+  const std::size_t ef = static_cast<std::size_t>(state.range(1));
+  // Queries: rows perturbed by noise (a row itself would be found trivially).
+  std::vector<std::vector<float>> queries;
+  Rng rng(7);
+  for (std::size_t i = 0; i < 200; ++i) {
+    auto q = f.searcher->row(static_cast<Id>(i * 241));
+    for (auto& x : q) x += static_cast<float>(rng.normal());
+    queries.push_back(std::move(q));
+  }
+  std::size_t hits = 0;
+  SearchOptions o;
+  o.k = 10;
+  o.threads = ho.threads;
+  for (const auto& q : queries) {
+    const auto exact = f.searcher->search(q, o);
+    for (const auto& a : index->search(q, 10, {}, ef))
+      for (const auto& e : exact) hits += a.id == e.id;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(index->search(queries[i++ % queries.size()], 10, {}, ef));
+  state.counters["recall@10"] = static_cast<double>(hits) / (10.0 * queries.size());
+}
 
 }  // namespace
 
@@ -79,6 +118,7 @@ BENCHMARK_CAPTURE(BM_Query, f32_euclidean, DType::f32, Metric::euclidean)->Arg(k
 BENCHMARK_CAPTURE(BM_Query, f32_cosine_1thread, DType::f32, Metric::cosine)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Batch1024, f32, DType::f32)->Arg(kThreads)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Batch1024, f16, DType::f16)->Arg(kThreads)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HnswQuery)->Args({kThreads, 64})->Args({kThreads, 256})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Norms)->Arg(kThreads)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -1,6 +1,7 @@
 #include "lumen/search/hnsw.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
 #include "lumen/core/threads.hpp"
 #include "topk.hpp"
 
@@ -109,12 +111,17 @@ HnswIndex HnswIndex::build(const Searcher& s, Metric m, std::size_t rows, const 
   // The first point alone, then the rest in parallel (hnswlib locks per node).
   impl->graph->addPoint(stored_vector(s, m, 0).data(), 0);
   const std::size_t T = o.threads == 0 ? default_threads() : o.threads;
-  parallel_for(n - 1, T, [&](std::size_t b, std::size_t e, std::size_t) {
+  Progress bar("HNSW index", n, "rows");
+  std::atomic<std::size_t> done{1};
+  parallel_for(n - 1, T, [&](std::size_t b, std::size_t e, std::size_t t) {
     for (std::size_t i = b; i < e; ++i) {
       const Id r = static_cast<Id>(i + 1);
       impl->graph->addPoint(stored_vector(s, m, r).data(), static_cast<hnswlib::labeltype>(r));
+      const std::size_t now = done.fetch_add(1) + 1;
+      if (t == 0 && (i & 255) == 0) bar.update(now);
     }
   });
+  bar.finish();
   return HnswIndex(s, m, std::move(impl));
 }
 

@@ -1,0 +1,79 @@
+// lumen doesnt-match TABLE W...: the word that doesn't match the others: the one whose unit vector is least
+// similar to the unit mean of them all (gensim's doesnt_match). No words on the command line: one list per stdin line.
+#include <fmt/format.h>
+#include <sstream>
+#include <vector>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/search/analogy.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct DoesntMatchArgs {
+  TableArgs table;
+  std::vector<std::string> words;
+  bool json = false;
+};
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<DoesntMatchArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("words", a->words, "Two or more words (none: one list per stdin line)");
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen doesnt-match glove.txt breakfast cereal dinner lunch",
+                    "printf 'cat dog mouse car\\n' | lumen doesnt-match glove.txt --json"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("doesnt-match needs a TABLE");
+    std::vector<std::vector<std::string>> lists;
+    const bool from_stdin = a->words.empty();
+    if (!from_stdin) {
+      lists.push_back(a->words);
+    } else {
+      for (const auto& line : stdin_lines()) {
+        std::istringstream in(line);
+        std::vector<std::string> w;
+        for (std::string x; in >> x;) w.push_back(x);
+        lists.push_back(w);
+      }
+      if (lists.empty()) throw UsageError("no words given (on the command line or stdin)");
+    }
+    for (const auto& w : lists)
+      if (w.size() < 2) throw UsageError(fmt::format("doesnt-match needs at least two words, got {}", w.size()));
+    const Table t = load_table(a->table);
+    const search::Searcher s(t);
+    int code = kOk;
+    for (const auto& words : lists) {
+      try {
+        std::vector<Id> ids;
+        for (const auto& w : words) ids.push_back(t.vocab.require(w));
+        const auto r = search::doesnt_match(s, ids);
+        if (a->json) {
+          nlohmann::json scores = nlohmann::json::array();
+          for (const auto& n : r.by_distance)
+            scores.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+          print_json({{"words", words}, {"doesnt_match", t.vocab.token(r.id)}, {"id", r.id}, {"scores", scores}});
+        } else {
+          fmt::print("doesn't match: {}\n", t.vocab.token(r.id));
+          for (const auto& n : r.by_distance)
+            fmt::print("  {:<16} {:>9.6f}  (cosine to the mean)\n", t.vocab.token(n.id), n.score);
+        }
+      } catch (const UnknownTokenError& e) {
+        if (!from_stdin) throw;
+        code = kInputError;
+        if (a->json)
+          print_json({{"words", words}, {"error", e.what()}});
+        else
+          fmt::print(stderr, "lumen: {}\n", e.what());
+      }
+    }
+    return code;
+  };
+}
+
+const Register reg("doesnt-match", "The word that doesn't match the others (farthest from their mean)", setup, 33);
+
+}  // namespace
+}  // namespace lumen::cli

@@ -1,0 +1,149 @@
+// lumen neighbours TABLE WORD...: the k nearest rows to a word (cosine, dot or euclidean), exact by a streaming
+// pass (or GEMM for batches), or approximate through an HNSW index with --approx. The word itself is left out,
+// as gensim's most_similar does (--keep-query keeps it). No word on the command line: one per line on stdin.
+#include <filesystem>
+#include <fmt/format.h>
+#include <optional>
+#include <vector>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/search/hnsw.hpp"
+#include "lumen/search/searcher.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct NeighboursArgs {
+  TableArgs table;
+  std::vector<std::string> words;
+  std::size_t k = 10;
+  std::string metric = "cosine";
+  std::size_t restrict_rows = 0;
+  bool approx = false;
+  std::string index_path;
+  std::size_t ef = 0;
+  bool keep_query = false;
+  bool json = false;
+};
+
+nlohmann::json neighbours_json(const Table& t, const std::vector<search::Neighbour>& ns) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& n : ns) out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+  return out;
+}
+
+void print_text(const Table& t, const std::string& word, search::Metric m, bool approx,
+                const std::vector<search::Neighbour>& ns) {
+  fmt::print("{} of '{}' ({}{}):\n", m == search::Metric::euclidean ? "nearest (by distance)" : "neighbours", word,
+             search::metric_name(m), approx ? ", approximate" : "");
+  std::size_t width = 5;
+  for (const auto& n : ns) width = std::max(width, t.vocab.token(n.id).size());
+  for (std::size_t i = 0; i < ns.size(); ++i)
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, ns[i].score, ns[i].id);
+}
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<NeighboursArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("words", a->words, "Words to look up (none: one per line on stdin)");
+  cmd.add_option("-k", a->k, "Neighbours per word")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("--metric", a->metric, "cosine, dot or euclidean")->capture_default_str();
+  cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)");
+  cmd.add_flag("--approx", a->approx, "Approximate search through an HNSW graph (built now unless --index names one)");
+  cmd.add_option("--index", a->index_path,
+                 "With --approx: HNSW index file; loaded if it exists, else built and saved there for next time");
+  cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
+  cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen neighbours glove.txt king -k 5", "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
+                    "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
+                    "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("neighbours needs a TABLE");
+    const search::Metric metric = search::parse_metric(a->metric);
+    if (!a->approx && (!a->index_path.empty() || a->ef != 0)) throw UsageError("--index and --ef go with --approx");
+    const bool from_stdin = a->words.empty();
+    if (from_stdin) a->words = stdin_lines();
+    if (a->words.empty()) throw UsageError("no words given (on the command line or stdin)");
+    if (a->json) Progress::set_enabled(false);
+    const Table t = load_table(a->table);
+    const search::Searcher s(t);
+
+    std::optional<search::HnswIndex> index;
+    if (a->approx) {
+      if (!a->index_path.empty() && std::filesystem::exists(a->index_path)) {
+        index = search::HnswIndex::load(a->index_path, s, metric, a->restrict_rows);
+      } else {
+        index = search::HnswIndex::build(s, metric, a->restrict_rows);
+        if (!a->index_path.empty()) index->save(a->index_path);
+      }
+    }
+
+    // Resolve every word first; in a stdin batch an unknown word fails its own line, not the batch.
+    std::vector<std::optional<Id>> ids(a->words.size());
+    std::vector<std::string> errors(a->words.size());
+    for (std::size_t i = 0; i < a->words.size(); ++i) {
+      try {
+        ids[i] = t.vocab.require(a->words[i]);
+      } catch (const UnknownTokenError& e) {
+        if (!from_stdin) throw;
+        errors[i] = e.what();
+      }
+    }
+    search::SearchOptions o;
+    o.k = a->k;
+    o.metric = metric;
+    o.restrict_rows = a->restrict_rows;
+    std::vector<std::vector<search::Neighbour>> results(a->words.size());
+    if (index) {
+      for (std::size_t i = 0; i < ids.size(); ++i)
+        if (ids[i]) {
+          std::vector<Id> ex;
+          if (!a->keep_query) ex.push_back(*ids[i]);
+          results[i] = index->search(s.row(*ids[i]), a->k, ex, a->ef);
+        }
+    } else {
+      // One GEMM pass for the whole batch (fewer than 8 words: one streaming pass each). Leaving the query word
+      // out: ask for k+1 and drop it, which gives exactly the k best of the other rows.
+      std::vector<std::size_t> which;
+      for (std::size_t i = 0; i < ids.size(); ++i)
+        if (ids[i]) which.push_back(i);
+      Matrix Q(which.size(), t.d());
+      for (std::size_t j = 0; j < which.size(); ++j)
+        t.E.row_f32(static_cast<std::size_t>(*ids[which[j]]), Q.row_mut(j).data());
+      if (!a->keep_query) ++o.k;
+      auto batch = s.search_batch(Q, o);
+      for (std::size_t j = 0; j < which.size(); ++j) {
+        auto& r = results[which[j]];
+        for (const auto& n : batch[j])
+          if ((a->keep_query || n.id != *ids[which[j]]) && r.size() < a->k) r.push_back(n);
+      }
+    }
+
+    int code = kOk;
+    for (std::size_t i = 0; i < a->words.size(); ++i) {
+      if (!ids[i]) {
+        code = kInputError;
+        if (a->json)
+          print_json({{"query", a->words[i]}, {"error", errors[i]}});
+        else
+          fmt::print(stderr, "lumen: {}\n", errors[i]);
+        continue;
+      }
+      if (a->json)
+        print_json({{"query", a->words[i]}, {"id", *ids[i]}, {"metric", search::metric_name(metric)},
+                    {"approx", a->approx}, {"neighbours", neighbours_json(t, results[i])}});
+      else
+        print_text(t, a->words[i], metric, a->approx, results[i]);
+    }
+    return code;
+  };
+}
+
+const Register reg("neighbours", "Nearest neighbours of words (cosine, dot, euclidean; exact or --approx)", setup, 30);
+
+}  // namespace
+}  // namespace lumen::cli

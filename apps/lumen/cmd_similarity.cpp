@@ -1,0 +1,77 @@
+// lumen similarity TABLE W1 W2: cosine similarity of two words (or dot product, or euclidean distance).
+// No words on the command line: one pair "W1 W2" per stdin line.
+#include <fmt/format.h>
+#include <sstream>
+#include <vector>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/search/searcher.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct SimilarityArgs {
+  TableArgs table;
+  std::vector<std::string> words;
+  std::string metric = "cosine";
+  bool json = false;
+};
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<SimilarityArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("words", a->words, "Two words W1 W2 (none: one pair per stdin line)");
+  cmd.add_option("--metric", a->metric, "cosine, dot or euclidean (a distance)")->capture_default_str();
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen similarity glove.txt king queen",
+                    "printf 'king queen\\ncat dog\\n' | lumen similarity glove.txt --json"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("similarity needs a TABLE");
+    const search::Metric metric = search::parse_metric(a->metric);
+    std::vector<std::pair<std::string, std::string>> pairs;
+    const bool from_stdin = a->words.empty();
+    if (!from_stdin) {
+      if (a->words.size() != 2) throw UsageError(fmt::format("similarity takes two words, got {}", a->words.size()));
+      pairs.emplace_back(a->words[0], a->words[1]);
+    } else {
+      std::size_t line_no = 0;
+      for (const auto& line : stdin_lines()) {
+        ++line_no;
+        std::istringstream in(line);
+        std::vector<std::string> w;
+        for (std::string x; in >> x;) w.push_back(x);
+        if (w.size() != 2) throw UsageError(fmt::format("stdin line {}: expected two words, got {}", line_no, w.size()));
+        pairs.emplace_back(w[0], w[1]);
+      }
+      if (pairs.empty()) throw UsageError("no words given (on the command line or stdin)");
+    }
+    const Table t = load_table(a->table);
+    const search::Searcher s(t);
+    int code = kOk;
+    for (const auto& [w1, w2] : pairs) {
+      try {
+        const Id i = t.vocab.require(w1), j = t.vocab.require(w2);
+        const float score = s.similarity(i, j, metric);
+        if (a->json)
+          print_json({{"w1", w1}, {"w2", w2}, {"id1", i}, {"id2", j}, {"metric", search::metric_name(metric)}, {"score", score}});
+        else
+          fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
+      } catch (const UnknownTokenError& e) {
+        if (!from_stdin) throw;
+        code = kInputError;
+        if (a->json)
+          print_json({{"w1", w1}, {"w2", w2}, {"error", e.what()}});
+        else
+          fmt::print(stderr, "lumen: {}\n", e.what());
+      }
+    }
+    return code;
+  };
+}
+
+const Register reg("similarity", "Similarity of two words (cosine, dot, or euclidean distance)", setup, 32);
+
+}  // namespace
+}  // namespace lumen::cli
