@@ -5,6 +5,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/io/open.hpp"
+#include "lumen/text/table_labels.hpp"
 
 namespace lumen::cli {
 
@@ -18,6 +19,9 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   cmd.add_option("--vocab", args.vocab, "npy: a vocabulary file, one token per line");
   cmd.add_option("--unicode-errors", args.unicode_errors, "Invalid UTF-8 in tokens: strict, replace, ignore")
       ->capture_default_str();
+  cmd.add_option("--tokenizer", args.tokenizer,
+                 "Label rows by token and accept tokens as text (\" cat\" or \"\u2423cat\"): a tokenizer.json, GPT-2's "
+                 "encoder.json, or their directory (default: a tokenizer.json beside a checkpoint; \"none\": off)");
 }
 
 Table load_table(const TableArgs& args) {
@@ -29,7 +33,9 @@ Table load_table(const TableArgs& args) {
   o.vocab_path = args.vocab;
   o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
   if (args.path.empty()) throw UsageError("no table given");
-  return io::open_table(args.path, o);
+  Table t = io::open_table(args.path, o);
+  if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) text::label_rows(t, *tok, args.limit != 0);
+  return t;
 }
 
 void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON (for scripts)"); }

@@ -18,6 +18,7 @@ struct TableArgs {
   std::string tensor;        // safetensors tensor name
   std::string vocab;         // vocabulary file for .npy
   std::string unicode_errors = "strict";
+  std::string tokenizer;     // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
 };
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg.

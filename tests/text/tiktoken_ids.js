@@ -3,7 +3,7 @@
 const fs = require("fs");
 const path = require("path");
 const [nodeModules, inPath, outPath] = process.argv.slice(2);
-const { getEncoding } = require(path.join(nodeModules, "js-tiktoken"));
+const { getEncoding } = require(path.resolve(nodeModules, "js-tiktoken"));
 const enc = getEncoding("gpt2");
 const lines = JSON.parse(fs.readFileSync(inPath, "utf8"));
 const out = lines.map((s) => enc.encode(s, [], []));
