@@ -1,10 +1,13 @@
 #include "common.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "lumen/core/error.hpp"
 #include "lumen/io/open.hpp"
+#include "lumen/project/toy.hpp"
 #include "lumen/text/table_labels.hpp"
 
 namespace lumen::cli {
@@ -12,7 +15,7 @@ namespace lumen::cli {
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   if (positional) cmd.add_option("table", args.path, "Table file (any format lumen reads) or a built-in name");
   cmd.add_option("--format", args.format,
-                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy (default: detect)");
+                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv (default: detect)");
   cmd.add_option("--dtype", args.dtype, "Storage type: f32, f16, bf16")->capture_default_str();
   cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)");
   cmd.add_option("--tensor", args.tensor, "safetensors: the tensor to read (default: a conventional embedding name)");
@@ -24,7 +27,31 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
                  "encoder.json, or their directory (default: a tokenizer.json beside a checkpoint; \"none\": off)");
 }
 
+std::string default_table_path() {
+  if (const char* env = std::getenv("LUMEN_DEFAULT_TABLE"); env != nullptr && *env != '\0') return env;
+#ifdef LUMEN_DEFAULT_TABLE
+  return LUMEN_DEFAULT_TABLE;
+#else
+  return "build/default/brown.vec";
+#endif
+}
+
+std::string require_default_table() {
+  const std::string p = default_table_path();
+  if (!std::filesystem::exists(p))
+    throw InputError(fmt::format("no table given, and the default table {} is not built yet: run "
+                                 "`bash scripts/make-default-table.sh` (about a minute: it trains it on the Brown "
+                                 "corpus), or name a table file",
+                                 p));
+  return p;
+}
+
 Table load_table(const TableArgs& args) {
+  io::LoadReport report;
+  return load_table(args, report);
+}
+
+Table load_table(const TableArgs& args, io::LoadReport& report) {
   io::OpenOptions o;
   if (!args.format.empty()) o.format = io::parse_format(args.format);
   o.dtype = parse_dtype(args.dtype);
@@ -32,9 +59,19 @@ Table load_table(const TableArgs& args) {
   o.tensor = args.tensor;
   o.vocab_path = args.vocab;
   o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
-  if (args.path.empty()) throw UsageError("no table given");
-  Table t = io::open_table(args.path, o);
+  if (args.path.empty() || (args.path == "default" && !std::filesystem::exists(args.path))) {
+    TableArgs d = args;  // the default table (docs/train.md): $LUMEN_DEFAULT_TABLE, else BUILD_DIR/default/brown.vec
+    d.path = require_default_table();
+    Table t = load_table(d, report);
+    t.source = "default";
+    return t;
+  }
+  if (args.path == "toy" && !std::filesystem::exists(args.path)) return toy_table(args.limit, o.dtype);  // built in
+  Table t = io::open_table(args.path, o, report);
   if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) text::label_rows(t, *tok, args.limit != 0);
+  if (report.duplicates != 0)
+    fmt::print(stderr, "lumen: warning: {}: {} duplicate word{} (first: '{}'); kept the first row of each\n", args.path,
+               report.duplicates, report.duplicates == 1 ? "" : "s", report.first_duplicate);
   return t;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lumen/core/table.hpp"
+#include "lumen/io/open.hpp"
 
 namespace lumen::cli {
 
@@ -23,8 +24,14 @@ struct TableArgs {
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg.
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional = true);
+// The default table: $LUMEN_DEFAULT_TABLE if set, else BUILD_DIR/default/brown.vec (made by
+// scripts/make-default-table.sh). require_default_table() throws InputError saying how to build it if missing.
+std::string default_table_path();
+std::string require_default_table();
 // Opens the table the arguments name (a file of any format, or a built-in name).
 Table load_table(const TableArgs& args);
+// The same, also saying what the reader dropped or repaired (duplicate words, invalid UTF-8); warns on stderr.
+Table load_table(const TableArgs& args, io::LoadReport& report);
 
 // Adds --json to a command.
 void add_json_flag(CLI::App& cmd, bool& json);

@@ -1,0 +1,73 @@
+// lumen info TABLE: what a table file holds (format, V x d, storage, bytes, row norms, NaN/Inf, duplicates).
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/io/summary.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct InfoArgs {
+  TableArgs table;
+  bool json = false;
+};
+
+int run_info(const InfoArgs& a) {
+  if (a.json) Progress::set_enabled(false);
+  io::LoadReport report;
+  const Table t = load_table(a.table, report);
+  const io::Summary s = io::summarize(t.E);
+  if (a.json) {
+    nlohmann::json j = {{"file", t.source},
+                        {"format", t.format},
+                        {"rows", t.V()},
+                        {"dim", t.d()},
+                        {"dtype", dtype_name(t.E.dtype())},
+                        {"bytes", t.E.bytes()},
+                        {"file_bytes", report.file_bytes},
+                        {"mapped", report.mapped},
+                        {"rows_read", report.rows_read},
+                        {"duplicates", report.duplicates},
+                        {"repaired_tokens", report.repaired_tokens},
+                        {"norm", {{"min", s.norm_min}, {"median", s.norm_median}, {"max", s.norm_max}}},
+                        {"zero_rows", s.zero_rows},
+                        {"nan", s.nan},
+                        {"inf", s.inf},
+                        {"nonfinite_rows", s.nonfinite_rows}};
+    if (!report.tensor.empty()) j["tensor"] = report.tensor;
+    if (!report.first_duplicate.empty()) j["first_duplicate"] = report.first_duplicate;
+    print_json(j);
+    return kOk;
+  }
+  fmt::print("file        {}\n", t.source);
+  fmt::print("format      {}{}\n", t.format, report.tensor.empty() ? "" : fmt::format(" (tensor {})", report.tensor));
+  fmt::print("rows (V)    {}\n", t.V());
+  fmt::print("dim (d)     {}\n", t.d());
+  fmt::print("dtype       {}\n", dtype_name(t.E.dtype()));
+  fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(), report.mapped ? " (memory-mapped, not copied)" : "",
+             report.file_bytes);
+  fmt::print("row norm    min {:.6g}  median {:.6g}  max {:.6g}{}\n", s.norm_min, s.norm_median, s.norm_max,
+             s.zero_rows ? fmt::format("  ({} zero rows)", s.zero_rows) : "");
+  fmt::print("nan / inf   {} / {}{}\n", s.nan, s.inf,
+             s.nonfinite_rows ? fmt::format("  (in {} rows, left out of the norms)", s.nonfinite_rows) : "");
+  fmt::print("duplicates  {}{}\n", report.duplicates,
+             report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");
+  if (report.repaired_tokens) fmt::print("repaired    {} tokens with invalid UTF-8\n", report.repaired_tokens);
+  return kOk;
+}
+
+const Register reg("info", "Describe a table file: format, V x d, dtype, bytes, row norms, NaN/Inf, duplicates",
+                   [](CLI::App& cmd) -> Action {
+                     auto a = std::make_shared<InfoArgs>();
+                     add_table_options(cmd, a->table);
+                     cmd.get_option("table")->required();
+                     add_json_flag(cmd, a->json);
+                     set_example(cmd, {"lumen info glove.6B.100d.txt", "lumen info model.safetensors --json"});
+                     return [a] { return run_info(*a); };
+                   },
+                   20);
+
+}  // namespace
+}  // namespace lumen::cli
