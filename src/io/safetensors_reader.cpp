@@ -56,7 +56,9 @@ Table read_safetensors(const ReadContext& cx) {
   const char* const data = base + 8 + n;
 
   std::vector<TensorInfo> tensors;
-  for (auto& [key, v] : header.items()) {
+  for (auto& item : header.items()) {
+    const std::string key = item.key();  // (a plain variable: lambdas may not capture structured bindings in C++20)
+    auto& v = item.value();
     if (key == "__metadata__") continue;
     const auto bad = [&](const std::string& what) {
       return ParseError(name, 0, 8, fmt::format("tensor '{}': {}", key, what));

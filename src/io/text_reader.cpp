@@ -27,10 +27,66 @@ struct RowError {
   std::string what;
 };
 
+// Exact powers of ten as doubles (10^22 is the largest exactly representable).
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 // Parses one value at p (no leading space); returns the end, or nullptr if there is no number there.
+// The value is Python's float(text) (the correctly rounded double) rounded to float32, as gensim computes it.
+// Fast path (Clinger): up to 15 significant digits and |exponent| <= 22 make one exact operation on exact
+// operands, hence correctly rounded; anything else goes to std::from_chars.
 const char* parse_value(const char* p, const char* e, float& out) {
+  const char* q = p;
+  bool neg = false;
+  if (q < e && (*q == '-' || *q == '+')) neg = *q++ == '-';
+  std::uint64_t m = 0;
+  int digits = 0, e10 = 0;
+  bool any = false, exact = true;
+  for (; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
+    any = true;
+    if (digits < 15) {
+      m = m * 10 + static_cast<unsigned>(*q - '0');
+      digits += m != 0;
+    } else {
+      exact = false;
+    }
+  }
+  if (q < e && *q == '.') {
+    for (++q; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
+      any = true;
+      if (digits < 15) {
+        m = m * 10 + static_cast<unsigned>(*q - '0');
+        digits += m != 0;
+        --e10;
+      } else {
+        exact = false;
+      }
+    }
+  }
+  if (any && q < e && (*q == 'e' || *q == 'E')) {
+    const char* x = q + 1;
+    bool eneg = false;
+    if (x < e && (*x == '-' || *x == '+')) eneg = *x++ == '-';
+    int ev = 0;
+    const char* xd = x;
+    for (; x < e && static_cast<unsigned>(*x - '0') < 10; ++x) ev = std::min(ev * 10 + (*x - '0'), 100000);
+    if (x == xd) {
+      exact = false;  // "1e" is not a number: let from_chars decide what it reads
+    } else {
+      e10 += eneg ? -ev : ev;
+      q = x;
+    }
+  }
+  if (any && exact && e10 >= -22 && e10 <= 22) {
+    double v = static_cast<double>(m);
+    v = e10 < 0 ? v / kPow10[-e10] : v * kPow10[e10];
+    out = static_cast<float>(neg ? -v : v);
+    return q;
+  }
+  // Slow path: long mantissas, big exponents, nan, inf.
   const char* s = p;
   if (s < e && *s == '+') ++s;  // Python's float() takes a leading '+'; from_chars does not
+  if (s < e && (*s == '+' || (*s == '-' && s != p))) return nullptr;
   double v = 0;
   auto [ptr, ec] = std::from_chars(s, e, v, std::chars_format::general);
   if (ec == std::errc::invalid_argument) return nullptr;

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "io_test_util.hpp"
+#include <cmath>
+#include <fmt/format.h>
+
 #include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/io/summary.hpp"
 
@@ -93,6 +97,38 @@ TEST(TextReader, NonNumericFieldsNamed) {
   } catch (const ParseError& e) {
     EXPECT_EQ(e.offset(), 4u + 9u);  // byte offset of the bad field in the file
   }
+}
+
+TEST(TextReader, ValuesAreCorrectlyRoundedLikePythonFloat) {
+  // Python's float(text) is the correctly rounded double (strtod); gensim then rounds it to float32. Every
+  // spelling (short, 9 and 17 digits, exponents, tiny and huge magnitudes) must give exactly that.
+  Rng rng(3);
+  std::string text;
+  std::vector<std::string> fields;
+  for (int i = 0; i < 4000; ++i) {
+    const double mag = std::pow(10.0, static_cast<double>(rng.uniform() * 80.0 - 40.0));
+    const double v = (rng.uniform() - 0.5) * mag;
+    for (const char* f : {"{:.6f}", "{:.9g}", "{:.17g}", "{:e}", "{:.3e}", "{}"})
+      fields.push_back(fmt::format(fmt::runtime(f), v));
+  }
+  fields.push_back("12345678901234567890123");
+  fields.push_back("0.000000000000000000000000000000000000000000001");
+  fields.push_back("1e-46");
+  fields.push_back("3.4028235677973366e38");
+  fields.push_back("-0.0");
+  fields.push_back("1E5");
+  text = fmt::format("{} 1\n", fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) text += fmt::format("w{} {}\n", i, fields[i]);
+  ScratchDir dir;
+  const Table t = open_table(dir.write("r.txt", text));
+  ASSERT_EQ(t.V(), fields.size());
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const float want = static_cast<float>(std::strtod(fields[i].c_str(), nullptr));
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(t.E.at(i, 0)), std::bit_cast<std::uint32_t>(want)) << fields[i];
+  }
+  expect_parse_error("1 1\na +-1\n", 2, "expected a number");
+  expect_parse_error("1 1\na 1e\n", 2, "expected a number");
+  expect_parse_error("1 1\na .\n", 2, "expected a number");
 }
 
 TEST(TextReader, NanAndInfAreKeptAndCounted) {
