@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 jobs=${LUMEN_JOBS:-$(nproc)}
 cmake --preset fuzz -DLUMEN_FUZZ_SECONDS="${LUMEN_FUZZ_SECONDS:-5}" -DLUMEN_FUZZ_RUNS="${LUMEN_FUZZ_RUNS:-500000}" \
   >/dev/null
-cmake --build build-fuzz -j"$jobs"
+cmake --build build-fuzz -j"$jobs" --target fuzz_all  # the targets and the whole library, not the CLI
 ctest --test-dir build-fuzz/fuzz -j"$jobs" --output-on-failure "$@"
