@@ -95,8 +95,8 @@ void BM_Logits(benchmark::State& state) {
     head.forward(h, kHidden, logits, threads());
     benchmark::DoNotOptimize(logits.data());
   }
-  state.counters["GFLOP/s"] =
-      benchmark::Counter(2.0 * kHidden * kV * kD * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * kHidden * kV * kD * static_cast<double>(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
 }  // namespace

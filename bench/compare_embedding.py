@@ -20,9 +20,10 @@ V, D, B, T, HIDDEN = 50257, 768, 8, 1024, 1024
 
 
 def lumen_times(build, threads, onehot_b, repetitions):
-    exe = os.path.join(build, "bench_embedding")
-    if not os.path.exists(exe):
-        sys.exit(f"{exe} not found: build it first (cmake --build {build} --target bench_embedding)")
+    exe = next((p for p in (os.path.join(build, "bench", "bench_embedding"), os.path.join(build, "bench_embedding"))
+                if os.path.exists(p)), None)
+    if exe is None:
+        sys.exit(f"bench_embedding not found in {build}/bench: build it first (cmake --build {build} --target bench_embedding)")
     env = dict(os.environ, LUMEN_BENCH_THREADS=str(threads), LUMEN_BENCH_ONEHOT_B=str(onehot_b),
                OPENBLAS_NUM_THREADS=str(threads))
     out = subprocess.run([exe, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",

@@ -18,7 +18,8 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--seed", o->seed, "Random seed")->capture_default_str();
   cmd.add_option("--rows", o->V, "Rows of the table the pairs are drawn from")->capture_default_str();
   add_json_flag(cmd, *json);
-  set_example(cmd, {"lumen init-stats --dim 768 --std 0.02", "lumen init-stats --dim 4096 --std 0.02 --samples 20000 --json"});
+  set_example(
+      cmd, {"lumen init-stats --dim 768 --std 0.02", "lumen init-stats --dim 4096 --std 0.02 --samples 20000 --json"});
   return [o, json]() {
     const nn::InitStats s = nn::init_stats(*o);
     if (*json) print_json(init_stats_json(s));

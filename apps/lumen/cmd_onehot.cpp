@@ -62,7 +62,8 @@ Action setup(CLI::App& cmd) {
       fmt::print("  row {} of E    (a lookup):\n    {}\n", id, vector_text(row, a->show));
       fmt::print("  one-hot x E   (a ({} x {}) . ({} x {}) sgemm):\n    {}\n", 1, V, V, d,
                  vector_text(dense.row(0), a->show));
-      fmt::print("  one-hot x E == E[{}]: {} ({} of {} values equal)\n\n", id, equal == d ? "yes, exactly" : "NO", equal, d);
+      fmt::print("  one-hot x E == E[{}]: {} ({} of {} values equal)\n\n", id, equal == d ? "yes, exactly" : "NO",
+                 equal, d);
     }
     if (a->json) print_json({{"table", t.source}, {"V", V}, {"d", d}, {"tokens", out}});
     return all_equal ? kOk : kInternalError;

@@ -27,7 +27,8 @@ Action setup(CLI::App& cmd) {
   auto* o_layers = cmd.add_option("--layers,-N", a->layers, "Number of blocks N");
   auto* o_heads = cmd.add_option("--heads", a->heads, "Attention heads");
   auto* o_kv = cmd.add_option("--kv-heads", a->kv_heads, "Key/value heads (fewer than heads: grouped-query attention)");
-  auto* o_ffn = cmd.add_option("--ffn", a->ffn, "MLP hidden width (default: 4d for gelu, ~8d/3 rounded to 256 for swiglu)");
+  auto* o_ffn =
+      cmd.add_option("--ffn", a->ffn, "MLP hidden width (default: 4d for gelu, ~8d/3 rounded to 256 for swiglu)");
   auto* o_ctx = cmd.add_option("--context", a->context, "Context length (rows of a learned positional table)");
   auto* o_tied = cmd.add_flag("--tied,!--untied", a->tied, "Output head shares E (--untied: its own V x d matrix)");
   auto* o_pos = cmd.add_option("--positional", a->positional, "Positions: learned, rope, none");
@@ -37,7 +38,8 @@ Action setup(CLI::App& cmd) {
   cmd.add_flag("--sweep", a->sweep, "Show the embedding's share as d and N grow (V x d against N x d^2)");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen params gpt2", "lumen params llama-3-8b --json",
-                    "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm --positional rope --no-bias --untied",
+                    "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm "
+                    "--positional rope --no-bias --untied",
                     "lumen params gpt2 --sweep"});
 
   return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {

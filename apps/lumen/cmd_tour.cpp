@@ -48,7 +48,7 @@ Action setup(CLI::App& cmd) {
     if (ids.empty()) throw UsageError("--text has no words");
     nn::Embedding emb(V, d, {.padding_idx = 0});  // <pad>: a zero row that never learns
     emb.init_normal(0.02f, a->seed);
-    const Matrix onehots = nn::onehot(ids, V);               // (T,V)
+    const Matrix onehots = nn::onehot(ids, V);                // (T,V)
     const Matrix dense = nn::embed_via_onehot(emb.E(), ids);  // (T,V) . (V,d)
     const Matrix gathered = emb.forward(ids, 1, ids.size());  // (1,T,d), a row gather
     bool equal = true;
@@ -67,14 +67,23 @@ Action setup(CLI::App& cmd) {
 
     if (a->json) {
       nlohmann::json rows = nlohmann::json::array(), oh = nlohmann::json::array(), dv = nlohmann::json::array();
-      for (std::size_t v = 0; v < V; ++v) rows.push_back(std::vector<float>(emb.E().row(v).begin(), emb.E().row(v).end()));
+      for (std::size_t v = 0; v < V; ++v)
+        rows.push_back(std::vector<float>(emb.E().row(v).begin(), emb.E().row(v).end()));
       for (std::size_t t = 0; t < ids.size(); ++t) {
         oh.push_back(std::vector<float>(onehots.row(t).begin(), onehots.row(t).end()));
         dv.push_back(std::vector<float>(dense.row(t).begin(), dense.row(t).end()));
       }
       print_json({{"example",
-                   {{"vocab", vocab.tokens()}, {"padding_idx", 0}, {"text", a->text}, {"ids", ids}, {"V", V}, {"d", d}, {"E", rows},
-                    {"onehot", oh}, {"dense", dv}, {"forward_equals_onehot", equal}}},
+                   {{"vocab", vocab.tokens()},
+                    {"padding_idx", 0},
+                    {"text", a->text},
+                    {"ids", ids},
+                    {"V", V},
+                    {"d", d},
+                    {"E", rows},
+                    {"onehot", oh},
+                    {"dense", dv},
+                    {"forward_equals_onehot", equal}}},
                   {"params", params_json(gpt2, c)},
                   {"init_stats", init_stats_json(st)}});
       return equal ? kOk : kInternalError;

@@ -62,17 +62,20 @@ std::string params_text(const nn::ModelShape& s, const nn::ParamCount& c) {
     t += fmt::format("  {:<18} {:<16} {:>15}  {}\n", part, how, grouped(n), share ? pct(n) : "");
   };
   line("token embedding", "V x d", c.token_embedding, true);
-  line("positional", s.positional == nn::Positional::learned ? "context x d" : std::string(nn::positional_name(s.positional)),
+  line("positional",
+       s.positional == nn::Positional::learned ? "context x d" : std::string(nn::positional_name(s.positional)),
        c.positional, true);
   line("per block", "", c.block, false);
-  line("  attention", s.kv_heads == s.heads ? "Q,K,V,O" : fmt::format("Q,K,V,O (GQA {})", s.kv_heads), c.attention, false);
+  line("  attention", s.kv_heads == s.heads ? "Q,K,V,O" : fmt::format("Q,K,V,O (GQA {})", s.kv_heads), c.attention,
+       false);
   line("  MLP", fmt::format("{} d x {}", nn::mlp_name(s.mlp), s.ffn), c.mlp, false);
   line("  norms", std::string(nn::norm_name(s.norm)) + " x 2", c.norms, false);
   line(fmt::format("{} blocks", s.layers), "N x block", c.blocks, true);
   line("final norm", std::string(nn::norm_name(s.norm)), c.final_norm, true);
   line("output head", s.tied ? "tied: uses E" : "V x d", c.output_head, true);
   line("total", "", c.total, true);
-  t += fmt::format("\n  embedding share: {:.2f}% of the parameters are the token table E (V x d)", 100 * c.embedding_share);
+  t += fmt::format("\n  embedding share: {:.2f}% of the parameters are the token table E (V x d)",
+                   100 * c.embedding_share);
   if (!s.tied) t += fmt::format("; {:.2f}% with the untied head", 100 * c.vocab_share);
   t += "\n  memory for the weights:";
   const auto& ps = nn::precisions();
@@ -86,10 +89,18 @@ nlohmann::json params_json(const nn::ModelShape& s, const nn::ParamCount& c) {
   for (const auto& p : nn::precisions()) mem[std::string(p.name)] = c.total * p.bytes;
   return {{"name", s.name},
           {"shape",
-           {{"vocab", s.V}, {"d_model", s.d}, {"layers", s.layers}, {"heads", s.heads}, {"kv_heads", s.kv_heads},
-            {"ffn", s.ffn}, {"context", s.context}, {"tied", s.tied},
-            {"positional", nn::positional_name(s.positional)}, {"norm", nn::norm_name(s.norm)},
-            {"mlp", nn::mlp_name(s.mlp)}, {"biases", s.biases}}},
+           {{"vocab", s.V},
+            {"d_model", s.d},
+            {"layers", s.layers},
+            {"heads", s.heads},
+            {"kv_heads", s.kv_heads},
+            {"ffn", s.ffn},
+            {"context", s.context},
+            {"tied", s.tied},
+            {"positional", nn::positional_name(s.positional)},
+            {"norm", nn::norm_name(s.norm)},
+            {"mlp", nn::mlp_name(s.mlp)},
+            {"biases", s.biases}}},
           {"embedding", c.token_embedding},
           {"token_embedding", c.token_embedding},
           {"positional", c.positional},
@@ -122,9 +133,15 @@ nlohmann::json sweep_json(const nn::ModelShape& base) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& s : nn::sweep_shapes(base)) {
     const auto c = nn::count_params(s);
-    rows.push_back({{"d_model", s.d}, {"layers", s.layers}, {"heads", s.heads}, {"ffn", s.ffn},
-                    {"embedding", c.token_embedding}, {"blocks", c.blocks}, {"output_head", c.output_head},
-                    {"total", c.total}, {"embedding_share", c.embedding_share}});
+    rows.push_back({{"d_model", s.d},
+                    {"layers", s.layers},
+                    {"heads", s.heads},
+                    {"ffn", s.ffn},
+                    {"embedding", c.token_embedding},
+                    {"blocks", c.blocks},
+                    {"output_head", c.output_head},
+                    {"total", c.total},
+                    {"embedding_share", c.embedding_share}});
   }
   return {{"vocab", base.V}, {"tied", base.tied}, {"sweep", rows}};
 }
@@ -142,10 +159,11 @@ std::string init_stats_text(const nn::InitStats& s) {
   line("std of row . row    std^2*sqrt(d)", s.predicted_dot_std, s.measured_dot_std);
   line("  with sqrt(d) scale std^2*d*sqrt(d)", s.predicted_scaled_dot_std, s.measured_scaled_dot_std);
   t += fmt::format("  mean of row . row (expected 0): {:.3g}\n", s.measured_dot_mean);
-  t += fmt::format(
-      "\n  Unscaled, dot products (the logits of a tied head) are about {:.3g}: the softmax starts near uniform.\n"
-      "  Scaled by sqrt(d) = {:.3g} (the original transformer's trick), they are about {:.3g}: far from uniform.\n",
-      s.measured_dot_std, std::sqrt(static_cast<double>(o.d)), s.measured_scaled_dot_std);
+  t += fmt::format("\n  Unscaled, dot products (the logits of a tied head) are about {:.3g}: the softmax starts near uniform.\n",
+                   s.measured_dot_std);
+  t += fmt::format("  Scaled by sqrt(d) = {:.3g} (the original transformer's trick), they are about {:.3g}{}\n",
+                   std::sqrt(static_cast<double>(o.d)), s.measured_scaled_dot_std,
+                   s.measured_scaled_dot_std > 1 ? ": a softmax over them is far from uniform." : ".");
   return t;
 }
 

@@ -9,7 +9,7 @@
 
 namespace lumen::cli {
 
-std::string grouped(std::uint64_t n);  // 124439808 -> "124,439,808"
+std::string grouped(std::uint64_t n);   // 124439808 -> "124,439,808"
 std::string bytes_human(double bytes);  // "474.7 MiB"
 // A vector as "[ 0.0121 -0.0034 ... ]": the first `show` values (all if show == 0 or fewer), 4 significant.
 std::string vector_text(std::span<const float> v, std::size_t show);

@@ -14,7 +14,8 @@ void InputLayer::init(std::uint64_t seed, float token_std, float position_std) {
   position_.init_normal(position_std, seed ^ 0x9e3779b97f4a7c15ull);  // an independent stream for wpe
 }
 
-void InputLayer::forward(std::span<const Id> ids, std::size_t B, std::size_t T, std::span<float> x, std::size_t threads) {
+void InputLayer::forward(std::span<const Id> ids, std::size_t B, std::size_t T, std::span<float> x,
+                         std::size_t threads) {
   if (T > position_.context())
     throw InputError(fmt::format("sequence length {} exceeds the context {}", T, position_.context()));
   token_.forward(ids, B, T, x, threads);

@@ -75,8 +75,8 @@ ModelShape llama(std::string name, std::uint64_t d, std::uint64_t layers, std::u
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl", "llama-3-8b",
-                                                 "llama-3.2-1b"};
+  static const std::vector<std::string> names = {"gpt2",    "gpt2-medium", "gpt2-large",
+                                                 "gpt2-xl", "llama-3-8b",  "llama-3.2-1b"};
   return names;
 }
 
@@ -96,8 +96,7 @@ ModelShape preset(std::string_view name) {
 ParamCount count_params(const ModelShape& s) {
   if (s.V == 0 || s.d == 0 || s.heads == 0 || s.kv_heads == 0 || s.ffn == 0)
     throw UsageError("vocab, d_model, heads, kv heads and FFN width must all be > 0");
-  if (s.d % s.heads != 0)
-    throw UsageError(fmt::format("d_model {} is not divisible by {} heads", s.d, s.heads));
+  if (s.d % s.heads != 0) throw UsageError(fmt::format("d_model {} is not divisible by {} heads", s.d, s.heads));
   if (s.heads % s.kv_heads != 0)
     throw UsageError(fmt::format("{} heads are not divisible by {} kv heads", s.heads, s.kv_heads));
   if (s.positional == Positional::learned && s.context == 0)
@@ -131,9 +130,9 @@ const std::vector<Precision>& precisions() {
 
 std::vector<ModelShape> sweep_shapes(const ModelShape& base) {
   // (d, N): two small shapes, then the eight sizes of the GPT-3 paper (Brown et al. 2020, table 2.1).
-  static const std::pair<std::uint64_t, std::uint64_t> dn[] = {
-      {256, 4},   {512, 8},   {768, 12},  {1024, 24}, {1536, 24},
-      {2048, 24}, {2560, 32}, {4096, 32}, {5120, 40}, {12288, 96}};
+  static const std::pair<std::uint64_t, std::uint64_t> dn[] = {{256, 4},   {512, 8},   {768, 12},  {1024, 24},
+                                                               {1536, 24}, {2048, 24}, {2560, 32}, {4096, 32},
+                                                               {5120, 40}, {12288, 96}};
   std::vector<ModelShape> out;
   for (auto [d, n] : dn) {
     ModelShape s = base;
@@ -141,7 +140,8 @@ std::vector<ModelShape> sweep_shapes(const ModelShape& base) {
     s.d = d;
     s.layers = n;
     s.heads = d / 64;  // head size 64 throughout
-    s.kv_heads = base.kv_heads == base.heads ? s.heads : std::max<std::uint64_t>(1, s.heads * base.kv_heads / base.heads);
+    s.kv_heads =
+        base.kv_heads == base.heads ? s.heads : std::max<std::uint64_t>(1, s.heads * base.kv_heads / base.heads);
     while (s.heads % s.kv_heads != 0) --s.kv_heads;
     s.ffn = default_ffn(d, s.mlp);
     out.push_back(s);

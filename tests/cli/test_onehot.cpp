@@ -9,13 +9,13 @@
 
 namespace {
 
-struct Run {
+struct Result {
   int code;
   std::string out;
 };
 
 // Runs lumen with `args`; `input` (if any) arrives on stdin.
-Run lumen(const std::string& args, const std::string& input = "") {
+Result lumen(const std::string& args, const std::string& input = "") {
   const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
   const std::string cmd = pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
@@ -33,7 +33,7 @@ const std::string kGlove = std::string(LUMEN_DATA_DIR) + "/formats/test_glove.tx
 }  // namespace
 
 TEST(CliOnehot, ThreeViewsOfOneToken) {
-  Run r = lumen("onehot " + kGlove + " the --json");
+  Result r = lumen("onehot " + kGlove + " the --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["V"].get<int>(), 76);
@@ -48,13 +48,13 @@ TEST(CliOnehot, ThreeViewsOfOneToken) {
 }
 
 TEST(CliOnehot, TextAndStdinAndErrors) {
-  Run r = lumen("onehot " + kGlove + " the");
+  Result r = lumen("onehot " + kGlove + " the");
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("length V = 76, its 1 at position 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("yes, exactly"), std::string::npos);
-  Run s = lumen("onehot " + kGlove + " --json < /dev/null");
+  Result s = lumen("onehot " + kGlove + " --json < /dev/null");
   EXPECT_EQ(s.code, 2);  // no tokens
-  Run batch = lumen("onehot " + kGlove + " --json", "the\\nof\\n");
+  Result batch = lumen("onehot " + kGlove + " --json", "the\\nof\\n");
   ASSERT_EQ(batch.code, 0);
   auto j = nlohmann::json::parse(batch.out);
   ASSERT_EQ(j["tokens"].size(), 2u);

@@ -9,12 +9,12 @@
 
 namespace {
 
-struct Run {
+struct Result {
   int code;
   std::string out;
 };
 
-Run lumen(const std::string& args) {
+Result lumen(const std::string& args) {
   const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return {-1, ""};
@@ -29,11 +29,11 @@ Run lumen(const std::string& args) {
 }  // namespace
 
 TEST(CliParams, PresetTotalsInJson) {
-  const std::pair<const char*, std::uint64_t> want[] = {
-      {"gpt2", 124439808ull},       {"gpt2-medium", 354823168ull}, {"gpt2-large", 774030080ull},
-      {"gpt2-xl", 1557611200ull},   {"llama-3-8b", 8030261248ull}, {"llama-3.2-1b", 1235814400ull}};
+  const std::pair<const char*, std::uint64_t> want[] = {{"gpt2", 124439808ull},        {"gpt2-medium", 354823168ull},
+                                                        {"gpt2-large", 774030080ull},  {"gpt2-xl", 1557611200ull},
+                                                        {"llama-3-8b", 8030261248ull}, {"llama-3.2-1b", 1235814400ull}};
   for (auto [name, total] : want) {
-    Run r = lumen(std::string("params ") + name + " --json");
+    Result r = lumen(std::string("params ") + name + " --json");
     ASSERT_EQ(r.code, 0) << name;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["total"].get<std::uint64_t>(), total) << name;
@@ -48,7 +48,7 @@ TEST(CliParams, PresetTotalsInJson) {
 }
 
 TEST(CliParams, TableShowsEveryPart) {
-  Run r = lumen("params gpt2");
+  Result r = lumen("params gpt2");
   ASSERT_EQ(r.code, 0);
   for (const char* s : {"token embedding", "38,597,376", "positional", "786,432", "attention", "MLP", "norms",
                         "final norm", "output head", "124,439,808", "31.02%", "fp32", "bf16", "fp16", "int8"})
@@ -60,8 +60,9 @@ TEST(CliParams, OptionsOverrideThePreset) {
   auto j = nlohmann::json::parse(lumen("params gpt2 --untied --json").out);
   EXPECT_EQ(j["total"].get<std::uint64_t>(), 124439808ull + 50257ull * 768);
   // A LLaMA-style shape from options alone.
-  Run r = lumen("params --vocab 128256 --d-model 4096 --layers 32 --heads 32 --kv-heads 8 --ffn 14336 "
-                "--positional rope --norm rmsnorm --mlp swiglu --no-bias --untied --json");
+  Result r = lumen(
+      "params --vocab 128256 --d-model 4096 --layers 32 --heads 32 --kv-heads 8 --ffn 14336 "
+      "--positional rope --norm rmsnorm --mlp swiglu --no-bias --untied --json");
   ASSERT_EQ(r.code, 0);
   EXPECT_EQ(nlohmann::json::parse(r.out)["total"].get<std::uint64_t>(), 8030261248ull);
   // A wider d follows with heads of 64 and a 4d FFN: GPT-2 medium's shape.
@@ -70,7 +71,7 @@ TEST(CliParams, OptionsOverrideThePreset) {
 }
 
 TEST(CliParams, SweepShareFalls) {
-  Run r = lumen("params gpt2 --sweep --json");
+  Result r = lumen("params gpt2 --sweep --json");
   ASSERT_EQ(r.code, 0);
   auto rows = nlohmann::json::parse(r.out)["sweep"];
   ASSERT_GE(rows.size(), 6u);
@@ -87,14 +88,14 @@ TEST(CliParams, BadUsageExitsTwo) {
 }
 
 TEST(CliInitStats, MeasuredNearPredicted) {
-  Run r = lumen("init-stats --dim 256 --std 0.02 --samples 20000 --json");
+  Result r = lumen("init-stats --dim 256 --std 0.02 --samples 20000 --json");
   ASSERT_EQ(r.code, 0);
   auto j = nlohmann::json::parse(r.out);
   const double pred = j["predicted_dot_std"].get<double>();
   EXPECT_NEAR(pred, 0.0004 * 16, 1e-12);
   EXPECT_NEAR(j["measured_dot_std"].get<double>() / pred, 1.0, 0.05);
   EXPECT_NEAR(j["measured_scaled_dot_std"].get<double>() / j["predicted_scaled_dot_std"].get<double>(), 1.0, 0.05);
-  Run t = lumen("init-stats --dim 64 --samples 2000");
+  Result t = lumen("init-stats --dim 64 --samples 2000");
   EXPECT_EQ(t.code, 0);
   EXPECT_NE(t.out.find("predicted"), std::string::npos);
   EXPECT_NE(t.out.find("sqrt(d)"), std::string::npos);

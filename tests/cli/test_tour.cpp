@@ -9,12 +9,12 @@
 
 namespace {
 
-struct Run {
+struct Result {
   int code;
   std::string out;
 };
 
-Run lumen(const std::string& args) {
+Result lumen(const std::string& args) {
   const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return {-1, ""};
@@ -29,7 +29,7 @@ Run lumen(const std::string& args) {
 }  // namespace
 
 TEST(CliTour, NoCommandRunsTheTour) {
-  Run r = lumen("");
+  Result r = lumen("");
   ASSERT_EQ(r.code, 0);
   for (const char* s : {"ids -> one-hot -> row of E -> dense vector", "\"the cat sat\" -> ids [1, 2, 3]",
                         "equal, bit for bit", "124,439,808", "std^2*sqrt(d)"})
@@ -38,7 +38,7 @@ TEST(CliTour, NoCommandRunsTheTour) {
 }
 
 TEST(CliTour, JsonHasTheThreeParts) {
-  Run r = lumen("tour --json --text \"the dog sat on a mat\" --dim 6");
+  Result r = lumen("tour --json --text \"the dog sat on a mat\" --dim 6");
   ASSERT_EQ(r.code, 0);
   auto j = nlohmann::json::parse(r.out);
   auto ex = j["example"];
@@ -56,6 +56,4 @@ TEST(CliTour, JsonHasTheThreeParts) {
   EXPECT_NEAR(j["init_stats"]["measured_dot_std"].get<double>() / pred, 1.0, 0.05);
 }
 
-TEST(CliTour, UnknownWordIsBadInput) {
-  EXPECT_EQ(lumen("tour --text \"the zebra\"").code, 1);
-}
+TEST(CliTour, UnknownWordIsBadInput) { EXPECT_EQ(lumen("tour --text \"the zebra\"").code, 1); }

@@ -83,7 +83,7 @@ TEST(Embedding, BadIdThrowsNamingIdAndPositionAndWritesNothing) {
     EXPECT_NE(std::string(e.what()).find("10"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("position 3"), std::string::npos);
   }
-  for (float x : out) EXPECT_EQ(x, 42.0f);  // output untouched
+  for (float x : out) EXPECT_EQ(x, 42.0f);                                           // output untouched
   EXPECT_TRUE(same_bits(before.f32().data(), emb.E().f32().data(), before.size()));  // no renorm happened
 
   std::vector<Id> neg = {0, -1};

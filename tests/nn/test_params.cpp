@@ -33,7 +33,7 @@ TEST(Params, Gpt2SmallPieces) {
 TEST(Params, LlamaUntiedHeadAndGroupedQueryAttention) {
   const ParamCount c = count_params(preset("llama-3-8b"));
   EXPECT_EQ(c.output_head, 128256u * 4096u);
-  EXPECT_EQ(c.positional, 0u);                                 // RoPE has no parameters
+  EXPECT_EQ(c.positional, 0u);                                  // RoPE has no parameters
   EXPECT_EQ(c.attention, 2u * 4096 * 4096 + 2u * 4096 * 1024);  // 8 kv heads of 128
   EXPECT_EQ(c.mlp, 3u * 4096 * 14336);
   EXPECT_EQ(c.norms, 2u * 4096);

@@ -12,18 +12,18 @@ struct InitStatsOptions {
   double std = 0.02;
   std::size_t samples = 100000;  // pairs of distinct rows
   std::uint64_t seed = 0;
-  std::size_t V = 4096;          // rows of the table the pairs are drawn from
+  std::size_t V = 4096;  // rows of the table the pairs are drawn from
 };
 
 struct InitStats {
   InitStatsOptions options;
-  double predicted_dot_std = 0;         // std^2 sqrt(d)
+  double predicted_dot_std = 0;  // std^2 sqrt(d)
   double measured_dot_std = 0;
   double measured_dot_mean = 0;
   double predicted_scaled_dot_std = 0;  // (std sqrt(d))^2 sqrt(d) = std^2 d sqrt(d)
   double measured_scaled_dot_std = 0;
-  double predicted_row_norm = 0;        // std sqrt(d)
-  double measured_row_norm = 0;         // mean over the table's rows
+  double predicted_row_norm = 0;  // std sqrt(d)
+  double measured_row_norm = 0;   // mean over the table's rows
 };
 
 // Builds an Embedding (V,d), init_normal(std, seed), draws `samples` pairs of distinct rows (Rng(seed+1)),

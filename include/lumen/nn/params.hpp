@@ -21,18 +21,18 @@ Mlp parse_mlp(std::string_view s);
 
 struct ModelShape {
   std::string name = "custom";
-  std::uint64_t V = 50257;        // vocabulary
-  std::uint64_t d = 768;          // d_model
-  std::uint64_t layers = 12;      // N blocks
+  std::uint64_t V = 50257;    // vocabulary
+  std::uint64_t d = 768;      // d_model
+  std::uint64_t layers = 12;  // N blocks
   std::uint64_t heads = 12;
-  std::uint64_t kv_heads = 12;    // < heads: grouped-query attention
-  std::uint64_t ffn = 3072;       // hidden width of the MLP
-  std::uint64_t context = 1024;   // rows of a learned positional table
-  bool tied = true;               // output head shares E
+  std::uint64_t kv_heads = 12;   // < heads: grouped-query attention
+  std::uint64_t ffn = 3072;      // hidden width of the MLP
+  std::uint64_t context = 1024;  // rows of a learned positional table
+  bool tied = true;              // output head shares E
   Positional positional = Positional::learned;
   Norm norm = Norm::layernorm;
   Mlp mlp = Mlp::gelu;
-  bool biases = true;             // linear layers (and LayerNorm) carry biases
+  bool biases = true;  // linear layers (and LayerNorm) carry biases
 };
 
 // gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-3-8b, llama-3.2-1b. Throws UsageError naming the known ones.
@@ -50,10 +50,10 @@ struct ParamCount {
   std::uint64_t block = 0;            // per block: attention + mlp + norms
   std::uint64_t blocks = 0;           // layers x block
   std::uint64_t final_norm = 0;
-  std::uint64_t output_head = 0;      // 0 when tied (it reuses E)
+  std::uint64_t output_head = 0;  // 0 when tied (it reuses E)
   std::uint64_t total = 0;
-  double embedding_share = 0;         // token_embedding / total
-  double vocab_share = 0;             // (token_embedding + output_head) / total: what lives in V-row tables
+  double embedding_share = 0;  // token_embedding / total
+  double vocab_share = 0;      // (token_embedding + output_head) / total: what lives in V-row tables
 };
 
 // Throws UsageError for an impossible shape (d not divisible by heads, heads not by kv_heads, zeros).
