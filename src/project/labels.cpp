@@ -63,7 +63,7 @@ std::vector<LabelPlacement> place_labels(const std::vector<LabelRequest>& reques
     Box best;
     std::size_t best_hits = SIZE_MAX;
     for (int ring = 0; ring < rings && !done; ++ring) {
-      const double gap = 3.0 + ring * (q.h + 4.0);
+      const double gap = q.r + 3.0 + ring * (q.h + 4.0);
       for (const auto& dir : kDir) {
         Box b;
         b.x0 = dir[0] > 0 ? q.px + gap : dir[0] < 0 ? q.px - gap - q.w : q.px - q.w / 2;

@@ -35,23 +35,25 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   const std::size_t n = m.rows.size();
   if (n < 3) throw InputError(fmt::format("a map needs at least 3 rows (got {})", n));
   if (o.seeds == 0) throw UsageError("--seeds must be at least 1");
-  // X (n, d) f32: the selected rows (the honesty numbers and t-SNE read them many times).
-  Matrix X(n, E.cols());
-  for (std::size_t r = 0; r < n; ++r) {
+  for (std::size_t r = 0; r < n; ++r)
     if (m.rows[r] < 0 || static_cast<std::size_t>(m.rows[r]) >= E.rows())
       throw IdError(m.rows[r], r, static_cast<std::int64_t>(E.rows()));
-    E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
-  }
   m.k = std::min(o.k, n - 1);
   const std::vector<std::int32_t> sample = sample_points(n, o.sample, o.seed);
+  // X (n, d) f32: the selected rows, for t-SNE and the honesty numbers (PCA alone reads E in place).
+  Matrix X;
+  if (o.method == Method::tsne || !sample.empty()) {
+    X = Matrix(n, E.cols());
+    for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
+  }
   m.sampled = sample.size();
   std::vector<Neighbours> maps;  // each map's neighbours of the sample
 
   if (o.method == Method::pca) {
     if (o.progress) o.progress("PCA", 0, 1);
     const std::size_t k = std::min<std::size_t>(2, E.cols());
-    const Pca pca = fit_pca(X, {}, k, o.threads);
-    const Matrix Y = pca_transform(pca, X, {}, o.threads);
+    const Pca pca = fit_pca(E, o.rows, k, o.threads);
+    const Matrix Y = pca_transform(pca, E, o.rows, o.threads);
     m.xy.assign(2 * n, 0.0f);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t c = 0; c < k; ++c) m.xy[2 * i + c] = Y.at(i, c);
@@ -115,8 +117,8 @@ std::vector<std::string> describe(const Map& m) {
                                     ? fmt::format("PC1 {}, PC2 {}", pct(m.variance_ratio[0]), pct(m.variance_ratio[1]))
                                     : fmt::format("PC1 {}", pct(m.variance_ratio[0]))));
     if (!m.preservation.empty())
-      lines.push_back(fmt::format("{}-NN kept from the original space: {}{}; the rest of the variance is squashed flat",
-                                  m.k, pct(kept), over));
+      lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), over,
+                                  both < 0.999 ? "; the rest of the variance is squashed flat" : ""));
   } else {
     std::string kls;
     for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);

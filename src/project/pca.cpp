@@ -74,19 +74,44 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
   threads = detail::use_blas_threads(threads);
 
   Pca pca;
-  // The mean, in double: f32 sums of 50k rows would lose digits.
-  std::vector<double> mean(d, 0.0);
+  // Column sums and sums of squares, in double (f32 sums of 50k rows would lose digits); straight from E when
+  // it is f32 and whole, else through a buffer of converted rows.
+  std::vector<double> mean(d, 0.0), sumsq(d, 0.0);
+  const bool whole_f32 = rows.empty() && E.dtype() == DType::f32;
   {
-    std::vector<float> buf(std::min(N, kBlock) * d);
+    std::vector<std::vector<double>> part(threads, std::vector<double>(2 * d, 0.0));
+    std::vector<float> buf(whole_f32 ? 0 : std::min(N, kBlock) * d);
     for (std::size_t b = 0; b < N; b += kBlock) {
       const std::size_t e = std::min(N, b + kBlock);
-      gather(E, rows, b, e, nullptr, buf.data(), threads);
-      for (std::size_t i = 0; i < e - b; ++i)
-        for (std::size_t c = 0; c < d; ++c) mean[c] += buf[i * d + c];
+      const float* x = whole_f32 ? E.f32().data() + b * d : buf.data();
+      if (!whole_f32) gather(E, rows, b, e, nullptr, buf.data(), threads);
+      parallel_for(e - b, threads, [&](std::size_t lo, std::size_t hi, std::size_t t) {
+        double* s1 = part[t].data();
+        double* s2 = s1 + d;
+        for (std::size_t i = lo; i < hi; ++i)
+          for (std::size_t c = 0; c < d; ++c) {
+            const double v = x[i * d + c];
+            s1[c] += v;
+            s2[c] += v * v;
+          }
+      });
     }
+    for (const auto& p : part)
+      for (std::size_t c = 0; c < d; ++c) {
+        mean[c] += p[c];
+        sumsq[c] += p[d + c];
+      }
   }
   pca.mean.resize(d);
-  for (std::size_t c = 0; c < d; ++c) pca.mean[c] = static_cast<float>(mean[c] / static_cast<double>(N));
+  for (std::size_t c = 0; c < d; ++c) mean[c] /= static_cast<double>(N);
+  for (std::size_t c = 0; c < d; ++c) pca.mean[c] = static_cast<float>(mean[c]);
+  // Centring costs a copy of every row. When no column's mean is more than 4 standard deviations from zero, the
+  // uncentred X^T X - N mu mu^T loses at most about one digit of f32 to cancellation, and BLAS reads E in place.
+  bool in_place = whole_f32;
+  for (std::size_t c = 0; c < d && in_place; ++c) {
+    const double var = std::max(0.0, sumsq[c] / static_cast<double>(N) - mean[c] * mean[c]);
+    in_place = mean[c] * mean[c] <= 16.0 * var;
+  }
 
   const double scale = 1.0 / static_cast<double>(N - 1);
   std::vector<double> values, vecs;
@@ -94,17 +119,25 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
   auto comp = pca.components.f32_mut();
   double total = 0.0;
   if (N >= d) {
-    // Covariance C (d, d) = Xc^T Xc / (N-1), accumulated block by block of centred rows.
-    std::vector<float> C(d * d, 0.0f), Xc(std::min(N, kBlock) * d);
-    for (std::size_t b = 0; b < N; b += kBlock) {
-      const std::size_t e = std::min(N, b + kBlock);
-      gather(E, rows, b, e, pca.mean.data(), Xc.data(), threads);
-      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(e - b), 1.0f, Xc.data(),
-                  static_cast<int>(d), b == 0 ? 0.0f : 1.0f, C.data(), static_cast<int>(d));
+    // Covariance C (d, d) = Xc^T Xc / (N-1): in place (minus N mu mu^T), or block by block of centred rows.
+    std::vector<float> C(d * d, 0.0f);
+    if (in_place) {
+      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(N), 1.0f,
+                  E.f32().data(), static_cast<int>(d), 0.0f, C.data(), static_cast<int>(d));
+    } else {
+      std::vector<float> Xc(std::min(N, kBlock) * d);
+      for (std::size_t b = 0; b < N; b += kBlock) {
+        const std::size_t e = std::min(N, b + kBlock);
+        gather(E, rows, b, e, pca.mean.data(), Xc.data(), threads);
+        cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(e - b), 1.0f,
+                    Xc.data(), static_cast<int>(d), b == 0 ? 0.0f : 1.0f, C.data(), static_cast<int>(d));
+      }
     }
+    const double shift = in_place ? static_cast<double>(N) : 0.0;
     std::vector<double> A(d * d);
     for (std::size_t i = 0; i < d; ++i)
-      for (std::size_t j = i; j < d; ++j) A[i * d + j] = static_cast<double>(C[i * d + j]) * scale;
+      for (std::size_t j = i; j < d; ++j)
+        A[i * d + j] = (static_cast<double>(C[i * d + j]) - shift * mean[i] * mean[j]) * scale;
     for (std::size_t i = 0; i < d; ++i) total += A[i * d + i];
     top_eigen(A, d, k, values, vecs);
     for (std::size_t j = 0; j < k; ++j)
@@ -160,6 +193,20 @@ Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, 
   Matrix Y(N, k);
   float* y = Y.f32_mut().data();
   const float* W = pca.components.f32().data();
+  if (rows.empty() && E.dtype() == DType::f32) {
+    // Y = E W^T - mu W^T: BLAS reads E in place, the constant comes off each column.
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(N), static_cast<int>(k), static_cast<int>(d),
+                1.0f, E.f32().data(), static_cast<int>(d), W, static_cast<int>(d), 0.0f, y, static_cast<int>(k));
+    std::vector<float> off(k);
+    for (std::size_t j = 0; j < k; ++j) {
+      double o = 0;
+      for (std::size_t c = 0; c < d; ++c) o += static_cast<double>(pca.mean[c]) * W[j * d + c];
+      off[j] = static_cast<float>(o);
+    }
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < k; ++j) y[i * k + j] -= off[j];
+    return Y;
+  }
   std::vector<float> Xc(std::min(N, kBlock) * d);
   for (std::size_t b = 0; b < N; b += kBlock) {
     const std::size_t e = std::min(N, b + kBlock);

@@ -103,7 +103,7 @@ void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, must ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, must ? fs_hl : fs);
     cairo_text_extents(cr, data.labels[who[w]].c_str(), &ext[w]);
-    req.push_back({X(who[w]), Y(who[w]), ext[w].x_advance, (must ? fs_hl : fs) * 1.2, must});
+    req.push_back({X(who[w]), Y(who[w]), must ? r + 2 : r, ext[w].x_advance, (must ? fs_hl : fs) * 1.2, must});
   }
   // Points count as obstacles only through the labels' small gap; the text has a white halo instead.
   const auto placed = place_labels(req, area);

@@ -150,3 +150,19 @@ TEST(Pca, BadArguments) {
   const std::vector<Id> bad{1, 10};
   EXPECT_THROW(fit_pca(X, bad, 1), IdError);
 }
+
+TEST(Pca, LargeMeansTakeTheCentredRouteAndGiveTheSameComponents) {
+  // Offsets far beyond the spread: the uncentred covariance would cancel badly, so rows are centred first.
+  const Matrix X = make_data(300, 12, 9);
+  Matrix far(300, 12);
+  for (std::size_t i = 0; i < 300; ++i)
+    for (std::size_t c = 0; c < 12; ++c) far.set(i, c, X.at(i, c) + 5000.0f);
+  const Pca a = fit_pca(X, {}, 2), b = fit_pca(far, {}, 2);
+  const Reference ref = reference_pca(far, 2);
+  expect_equal_up_to_sign(b, ref, 1e-3);
+  for (std::size_t j = 0; j < 2; ++j) EXPECT_NEAR(a.variance[j], b.variance[j], 1e-2 * a.variance[j]);
+  const Matrix Y = pca_transform(b, far, {});
+  double s = 0;
+  for (std::size_t i = 0; i < 300; ++i) s += Y.at(i, 0);
+  EXPECT_NEAR(s / 300, 0.0, 0.05);
+}

@@ -10,7 +10,7 @@ using namespace lumen::project;
 
 TEST(Labels, PlacedLabelsNeverOverlapAndStayInside) {
   std::vector<LabelRequest> req;
-  for (int i = 0; i < 400; ++i) req.push_back({100.0 + (i * 37) % 300, 100.0 + (i * 53) % 200, 40, 14, i % 50 == 0});
+  for (int i = 0; i < 400; ++i) req.push_back({100.0 + (i * 37) % 300, 100.0 + (i * 53) % 200, 0, 40, 14, i % 50 == 0});
   const Box bounds{0, 0, 500, 400};
   const auto placed = place_labels(req, bounds);
   std::size_t n = 0;

@@ -15,6 +15,7 @@ struct Box {
 
 struct LabelRequest {
   double px = 0, py = 0;   // the point
+  double r = 0;            // its radius: the label keeps clear of it
   double w = 0, h = 0;     // the text's extent
   bool must = false;       // highlighted: always placed
 };
