@@ -1,0 +1,211 @@
+// `lumen neighbours|analogy|similarity|doesnt-match`: JSON shape, stdin batches, gensim parity through the
+// binary, --approx with a saved index, and exit codes (1 unknown word with suggestions, 2 bad usage).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;
+};
+
+// Runs lumen with `args` (stderr kept only if `with_stderr`); `input` (if any) arrives on stdin.
+CliRun lumen(const std::string& args, const std::string& input = "", bool with_stderr = false) {
+  const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
+  const std::string cmd =
+      pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::vector<nlohmann::json> json_lines(const std::string& out) {
+  std::vector<nlohmann::json> v;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+const std::string kLee = std::string(LUMEN_DATA_DIR) + "/formats/lee_fasttext.vec";  // 1762 x 10
+
+const nlohmann::json& lee_expected() {
+  static const nlohmann::json j = [] {
+    std::ifstream in(LUMEN_SOURCE_DIR "/tests/data/search/gensim_expected.json");
+    const nlohmann::json all = nlohmann::json::parse(in);
+    for (const auto& t : all["tables"])
+      if (t["file"] == "lee_fasttext.vec") return t;
+    return nlohmann::json();
+  }();
+  return j;
+}
+
+std::vector<std::string> tokens(const nlohmann::json& list) {
+  std::vector<std::string> v;
+  for (const auto& x : list) v.push_back(x.is_array() ? x[0].get<std::string>() : x["token"].get<std::string>());
+  return v;
+}
+
+}  // namespace
+
+TEST(CliNeighbours, JsonMatchesGensim) {
+  const auto& q = lee_expected()["neighbours"][3];
+  const std::string word = q["query"].get<std::string>();
+  CliRun r = lumen("neighbours " + kLee + " " + word + " -k 10 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["query"], word);
+  ASSERT_EQ(j["neighbours"].size(), 10u);
+  EXPECT_EQ(tokens(j["neighbours"]), tokens(q["neighbours"]));
+  for (std::size_t i = 0; i < 10; ++i) {
+    EXPECT_NEAR(j["neighbours"][i]["score"].get<double>(), q["neighbours"][i][1].get<double>(), 1e-5);
+    EXPECT_TRUE(j["neighbours"][i]["id"].is_number_integer());
+  }
+}
+
+TEST(CliNeighbours, StdinBatchTextMetricsRestrictKeepQuery) {
+  CliRun r = lumen("neighbours " + kLee + " -k 3 --json", "the\\nof\\nand\\n");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1]["query"], "of");
+  EXPECT_EQ(lines[1]["neighbours"].size(), 3u);
+  for (const auto& l : lines)
+    for (const auto& n : l["neighbours"]) EXPECT_NE(n["token"], l["query"]);  // the query itself is left out
+
+  CliRun keep = lumen("neighbours " + kLee + " the -k 1 --keep-query --json");
+  ASSERT_EQ(keep.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(keep.out)["neighbours"][0]["token"], "the");
+
+  CliRun restricted = lumen("neighbours " + kLee + " the -k 5 --restrict 20 --metric euclidean --json");
+  ASSERT_EQ(restricted.code, 0);
+  auto j = nlohmann::json::parse(restricted.out);
+  EXPECT_EQ(j["metric"], "euclidean");
+  double last = 0;
+  for (const auto& n : j["neighbours"]) {
+    EXPECT_LT(n["id"].get<int>(), 20);
+    EXPECT_GE(n["score"].get<double>(), last);  // distances, nearest first
+    last = n["score"].get<double>();
+  }
+
+  CliRun text = lumen("neighbours " + kLee + " the -k 2");
+  ASSERT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("neighbours of 'the' (cosine)"), std::string::npos) << text.out;
+}
+
+TEST(CliNeighbours, ApproxWithSavedIndexAgreesWithExact) {
+  const std::string index =
+      (std::filesystem::temp_directory_path() / ("lumen_cli_" + std::to_string(::getpid()) + ".hnsw")).string();
+  std::filesystem::remove(index);
+  CliRun exact = lumen("neighbours " + kLee + " the -k 5 --json");
+  CliRun built = lumen("neighbours " + kLee + " the -k 5 --approx --index " + index + " --json");
+  ASSERT_EQ(built.code, 0) << built.out;
+  EXPECT_TRUE(std::filesystem::exists(index));
+  CliRun loaded = lumen("neighbours " + kLee + " the -k 5 --approx --index " + index + " --ef 200 --json");
+  ASSERT_EQ(loaded.code, 0) << loaded.out;
+  auto e = nlohmann::json::parse(exact.out), b = nlohmann::json::parse(built.out), l = nlohmann::json::parse(loaded.out);
+  EXPECT_TRUE(l["approx"].get<bool>());
+  EXPECT_EQ(tokens(l["neighbours"]), tokens(e["neighbours"]));  // 1762 rows, ef 200: the graph finds them all
+  EXPECT_EQ(tokens(b["neighbours"]), tokens(e["neighbours"]));
+  // An index built for another metric is refused, not silently used.
+  CliRun wrong = lumen("neighbours " + kLee + " the --metric euclidean --approx --index " + index);
+  EXPECT_EQ(wrong.code, 1);
+  std::filesystem::remove(index);
+}
+
+TEST(CliNeighbours, UnknownWordAndBadUsage) {
+  CliRun r = lumen("neighbours " + kLee + " thr", "", true);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("thr"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the"), std::string::npos) << r.out;  // suggested spelling
+  EXPECT_EQ(lumen("neighbours " + kLee + " the --metric manhattan").code, 2);
+  EXPECT_EQ(lumen("neighbours " + kLee + " the -k 0").code, 2);
+  EXPECT_EQ(lumen("neighbours " + kLee + " the --ef 10").code, 2);  // --ef without --approx
+  EXPECT_EQ(lumen("neighbours " + kLee + " < /dev/null").code, 2);
+  // In a stdin batch the unknown word fails its own line; the others are answered; exit 1.
+  CliRun batch = lumen("neighbours " + kLee + " -k 2 --json", "the\\nzzzzqqq\\nof\\n");
+  EXPECT_EQ(batch.code, 1);
+  auto lines = json_lines(batch.out);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(lines[1].contains("error"));
+  EXPECT_EQ(lines[2]["neighbours"].size(), 2u);
+}
+
+TEST(CliAnalogy, MatchesGensimAddAndMul) {
+  const auto& q = lee_expected()["analogies"][1];
+  const std::string abc = q["a"].get<std::string>() + " " + q["b"].get<std::string>() + " " + q["c"].get<std::string>();
+  CliRun add = lumen("analogy " + kLee + " " + abc + " --json");
+  ASSERT_EQ(add.code, 0) << add.out;
+  auto j = nlohmann::json::parse(add.out);
+  EXPECT_EQ(tokens(j["answers"]), tokens(q["add"]));
+  EXPECT_EQ(j["method"], "add");
+  CliRun mul = lumen("analogy " + kLee + " " + abc + " --method mul --json");
+  ASSERT_EQ(mul.code, 0);
+  auto m = nlohmann::json::parse(mul.out);
+  EXPECT_EQ(tokens(m["answers"]), tokens(q["mul"]));
+  EXPECT_NEAR(m["answers"][0]["score"].get<double>(), q["mul"][0][1].get<double>(), 1e-5);
+  // --expect reports the rank of the expected answer: gensim's third answer has rank 3.
+  const std::string third = q["add"][2][0].get<std::string>();
+  CliRun ex = lumen("analogy " + kLee + " " + abc + " --expect " + third + " --json");
+  ASSERT_EQ(ex.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(ex.out)["rank"].get<int>(), 3);
+}
+
+TEST(CliAnalogy, NoExcludeStdinAndErrors) {
+  CliRun raw = lumen("analogy " + kLee + " the of and --no-exclude -k 20 --json");
+  ASSERT_EQ(raw.code, 0);
+  auto j = nlohmann::json::parse(raw.out);
+  EXPECT_FALSE(j["exclude_inputs"].get<bool>());
+  bool input_seen = false;
+  for (const auto& a : j["answers"]) input_seen = input_seen || a["token"] == "and" || a["token"] == "of";
+  EXPECT_TRUE(input_seen);  // the raw ranking contains the inputs
+  CliRun batch = lumen("analogy " + kLee + " --json -k 2", "the of and\\nin to a is\\n");
+  ASSERT_EQ(batch.code, 0) << batch.out;
+  auto lines = json_lines(batch.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_TRUE(lines[1]["rank"].is_number_integer() || lines[1]["rank"].is_null());
+  EXPECT_EQ(lumen("analogy " + kLee + " the of").code, 2);
+  EXPECT_EQ(lumen("analogy " + kLee + " the of and --method sub").code, 2);
+  EXPECT_EQ(lumen("analogy " + kLee + " the of xqxqxq").code, 1);
+}
+
+TEST(CliSimilarityAndDoesntMatch, MatchGensim) {
+  const auto& s = lee_expected()["similarity"][1];
+  CliRun r = lumen("similarity " + kLee + " " + s["w1"].get<std::string>() + " " + s["w2"].get<std::string>() + " --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NEAR(nlohmann::json::parse(r.out)["score"].get<double>(), s["score"].get<double>(), 1e-5);
+  CliRun batch = lumen("similarity " + kLee + " --json", "the of\\nof the\\n");
+  ASSERT_EQ(batch.code, 0);
+  auto lines = json_lines(batch.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["score"], lines[1]["score"]);  // symmetric
+  EXPECT_EQ(lumen("similarity " + kLee + " the").code, 2);
+  EXPECT_EQ(lumen("similarity " + kLee + " the qqqzzz").code, 1);
+
+  const auto& d = lee_expected()["doesnt_match"][1];
+  std::string words;
+  for (const auto& w : d["words"]) words += " " + w.get<std::string>();
+  CliRun dm = lumen("doesnt-match " + kLee + words + " --json");
+  ASSERT_EQ(dm.code, 0) << dm.out;
+  auto dj = nlohmann::json::parse(dm.out);
+  EXPECT_EQ(dj["doesnt_match"], d["answer"]);
+  EXPECT_EQ(dj["scores"].size(), d["words"].size());
+  CliRun text = lumen("doesnt-match " + kLee + words);
+  EXPECT_NE(text.out.find("doesn't match: " + d["answer"].get<std::string>()), std::string::npos) << text.out;
+  EXPECT_EQ(lumen("doesnt-match " + kLee + " the").code, 2);
+}
