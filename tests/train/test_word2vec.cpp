@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+#include "helpers.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/train/vocabulary.hpp"
+#include "lumen/train/word2vec.hpp"
+
+using namespace lumen;
+using namespace lumen::train;
+
+namespace {
+double cosine(const Matrix& E, Id a, Id b) {
+  auto x = E.row(static_cast<std::size_t>(a)), y = E.row(static_cast<std::size_t>(b));
+  double xy = 0, xx = 0, yy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    xy += x[i] * y[i];
+    xx += x[i] * x[i];
+    yy += y[i] * y[i];
+  }
+  return xy / std::sqrt(xx * yy);
+}
+
+struct Fixture {
+  std::filesystem::path dir;
+  Corpus corpus;
+  Vocab vocab;
+  explicit Fixture(const std::string& name, std::size_t sentences = 3000)
+      : dir(test::temp_dir(name)), corpus([&] {
+          test::write_text(dir / "c.txt", test::topic_corpus(sentences));
+          return Corpus::open({(dir / "c.txt").string()});
+        }()) {
+    vocab = build_vocab(corpus, WordTokenizer(), {.min_count = 1});
+  }
+  ~Fixture() { std::filesystem::remove_all(dir); }
+};
+
+Word2VecOptions small(W2VModel m, std::size_t threads = 1) {
+  Word2VecOptions o;
+  o.model = m;
+  o.dim = 20;
+  o.epochs = 3;
+  o.sample = 0;
+  o.threads = threads;
+  o.seed = 5;
+  return o;
+}
+}  // namespace
+
+TEST(Word2Vec, SkipGramLearnsWhatCoOccurs) {
+  Fixture f("w2v-sg");
+  Word2Vec w(f.corpus, f.vocab, small(W2VModel::skipgram, 2));
+  const auto cat = f.vocab.require("cat"), dog = f.vocab.require("dog"), parl = f.vocab.require("parliament"),
+             vote = f.vocab.require("vote");
+  EXPECT_LT(std::abs(cosine(w.input(), cat, dog) - cosine(w.input(), cat, parl)), 0.5);  // at init: no structure
+  ASSERT_TRUE(w.train());
+  EXPECT_TRUE(w.finished());
+  EXPECT_GT(cosine(w.input(), cat, dog), cosine(w.input(), cat, parl) + 0.3);
+  EXPECT_GT(cosine(w.input(), parl, vote), cosine(w.input(), dog, vote) + 0.3);
+  EXPECT_EQ(w.status().words_done, w.status().words_total);  // every in-vocabulary token, every epoch
+}
+
+TEST(Word2Vec, CbowLearnsWhatCoOccurs) {
+  Fixture f("w2v-cbow");
+  Word2Vec w(f.corpus, f.vocab, small(W2VModel::cbow, 1));
+  ASSERT_TRUE(w.train());
+  const auto cat = f.vocab.require("cat"), dog = f.vocab.require("dog"), parl = f.vocab.require("parliament");
+  EXPECT_GT(cosine(w.input(), cat, dog), cosine(w.input(), cat, parl) + 0.3);
+}
+
+TEST(Word2Vec, SameSeedSameTableSingleThreaded) {
+  Fixture f("w2v-det");
+  Word2Vec a(f.corpus, f.vocab, small(W2VModel::skipgram));
+  Word2Vec b(f.corpus, f.vocab, small(W2VModel::skipgram));
+  a.train();
+  b.train();
+  EXPECT_EQ(0, std::memcmp(a.input().data(), b.input().data(), a.input().bytes()));
+  auto o = small(W2VModel::skipgram);
+  o.seed = 6;
+  Word2Vec c(f.corpus, f.vocab, o);
+  c.train();
+  EXPECT_NE(0, std::memcmp(a.input().data(), c.input().data(), a.input().bytes()));
+}
+
+TEST(Word2Vec, StopCheckpointResumeIsBitForBit) {
+  for (auto model : {W2VModel::skipgram, W2VModel::cbow}) {
+    Fixture f("w2v-resume");
+    auto o = small(model);
+    o.sample = 1e-2;  // exercise the subsampling draws too
+    Word2Vec straight(f.corpus, f.vocab, o);
+    ASSERT_TRUE(straight.train());
+
+    Word2Vec first(f.corpus, f.vocab, o);
+    std::atomic<bool> stop{false};
+    TrainControl ctl;
+    ctl.stop = &stop;
+    ctl.checkpoint_every = straight.status().words_total / 2;
+    int checkpoints = 0;
+    const auto ckpt = (f.dir / "w.ckpt").string();
+    ctl.on_checkpoint = [&] {
+      first.save_checkpoint(ckpt);
+      ++checkpoints;
+      stop = true;  // the first checkpoint is the half-way point: stop there
+    };
+    EXPECT_FALSE(first.train(ctl));
+    EXPECT_EQ(checkpoints, 1);
+    EXPECT_FALSE(first.finished());
+    auto resumed = Word2Vec::load_checkpoint(ckpt, f.corpus);
+    EXPECT_EQ(resumed.status().words_done, first.status().words_done);
+    ASSERT_TRUE(resumed.train());
+    EXPECT_EQ(0, std::memcmp(resumed.input().data(), straight.input().data(), straight.input().bytes()));
+    EXPECT_EQ(0, std::memcmp(resumed.output().data(), straight.output().data(), straight.output().bytes()));
+  }
+}
+
+TEST(Word2Vec, CheckpointOfAnotherCorpusOrTruncatedIsAnError) {
+  Fixture f("w2v-badckpt");
+  Word2Vec w(f.corpus, f.vocab, small(W2VModel::skipgram));
+  const auto ckpt = (f.dir / "w.ckpt").string();
+  w.save_checkpoint(ckpt);
+  test::write_text(f.dir / "other.txt", "a b c\n");
+  auto other = Corpus::open({(f.dir / "other.txt").string()});
+  EXPECT_THROW(Word2Vec::load_checkpoint(ckpt, other), InputError);
+  std::filesystem::resize_file(ckpt, std::filesystem::file_size(ckpt) - 10);
+  EXPECT_THROW(Word2Vec::load_checkpoint(ckpt, f.corpus), ParseError);
+  test::write_text(f.dir / "junk", "not a checkpoint at all");
+  EXPECT_THROW(Word2Vec::load_checkpoint((f.dir / "junk").string(), f.corpus), ParseError);
+}
+
+TEST(Word2Vec, BadOptionsAndTinyVocabulary) {
+  Fixture f("w2v-bad");
+  auto o = small(W2VModel::skipgram);
+  o.dim = 0;
+  EXPECT_THROW(Word2Vec(f.corpus, f.vocab, o), UsageError);
+  Vocab one;
+  one.add("cat", 5);
+  EXPECT_THROW(Word2Vec(f.corpus, one, small(W2VModel::skipgram)), InputError);
+  EXPECT_THROW(parse_w2v_model("glove"), UsageError);
+}
