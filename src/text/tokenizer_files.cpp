@@ -22,6 +22,9 @@ using nlohmann::json;
 
 namespace {
 
+// Ids beyond this are refused before anything is allocated for them (real vocabularies stay below 10^6).
+constexpr std::int64_t kMaxId = std::int64_t{1} << 22;
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("cannot open {}", path));
@@ -70,9 +73,9 @@ std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, cons
   BpeModel model;
   std::unordered_map<std::string, Id> by_spelling;
   for (auto& [k, v] : enc.items()) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 10'000'000)
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= kMaxId)
       throw ParseError(encoder_json, 0, offset_of(enc_text, k),
-                       fmt::format("token \"{}\": expected a non-negative integer id, got {}", k, v.dump()));
+                       fmt::format("token \"{}\": expected an integer id in [0, {}), got {}", k, kMaxId, v.dump()));
     const auto id = v.get<Id>();
     if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
       throw ParseError(encoder_json, 0, offset_of(enc_text, k), fmt::format("id {} is given twice", id));
@@ -232,10 +235,10 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
     if (!at.is_array()) throw ParseError(name, 0, offset_of(text, "added_tokens"), "added_tokens: expected an array");
     for (std::size_t i = 0; i < at.size(); ++i) {
       const json& a = at[i];
-      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 ||
+      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 || a["id"].get<std::int64_t>() >= kMaxId ||
           !a.contains("content") || !a["content"].is_string() || a["content"].get<std::string>().empty())
         throw ParseError(name, 0, offset_of(text, "added_tokens"),
-                         fmt::format("added_tokens[{}]: expected {{\"id\": N >= 0, \"content\": \"...\"}}", i));
+                         fmt::format("added_tokens[{}]: expected {{\"id\": N in [0, {}), \"content\": \"...\"}}", i, kMaxId));
       added_at[a["id"].get<Id>()] = added.size();
       added.push_back(AddedToken{a["content"], a["id"].get<Id>(), a.value("special", false)});
     }
@@ -245,8 +248,8 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
   std::unordered_map<std::string, Id> by_spelling;
   const auto voff = offset_of(text, "vocab");
   for (auto& [k, v] : m["vocab"].items()) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100'000'000)
-      throw ParseError(name, 0, voff, fmt::format("model.vocab \"{}\": expected an id >= 0, got {}", k, v.dump()));
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= kMaxId)
+      throw ParseError(name, 0, voff, fmt::format("model.vocab \"{}\": expected an id in [0, {}), got {}", k, kMaxId, v.dump()));
     const Id id = v.get<Id>();
     by_spelling.emplace(k, id);
     if (added_at.count(id)) continue;  // the added token stands for this id
@@ -291,6 +294,8 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
     throw;
   } catch (const InputError& e) {
     throw ParseError(name, 0, moff, e.what());
+  } catch (const UsageError& e) {  // e.g. too many added tokens for one regex
+    throw ParseError(name, 0, offset_of(text, "added_tokens"), e.what());
   }
   tok->source = name;
   tok->kind = "tokenizer.json";

@@ -14,13 +14,13 @@
 
 namespace {
 
-struct Run {
+struct Result {
   int code;
   std::string out;
 };
 
 // Runs lumen with `args` (stderr joined to stdout when `with_err`); `input` arrives on stdin.
-Run lumen(const std::string& args, const std::string& input = "", bool with_err = false) {
+Result run_lumen(const std::string& args, const std::string& input = "", bool with_err = false) {
   const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
   const std::string cmd =
       pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + (with_err ? " 2>&1" : " 2>/dev/null");
@@ -47,10 +47,10 @@ const std::string& checkpoint() { return g_checkpoint.path(); }
 
 TEST(CliTokenize, TheCatSat) {
   REQUIRE_GPT2();
-  Run r = lumen("tokenize --ids 'The cat sat'");
+  Result r = run_lumen("tokenize --ids 'The cat sat'");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(r.out, "464 3797 3332\n");
-  r = lumen("tokenize 'The cat sat'");
+  r = run_lumen("tokenize 'The cat sat'");
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("3 tokens"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("3797  \u2423cat"), std::string::npos) << r.out;
@@ -58,7 +58,7 @@ TEST(CliTokenize, TheCatSat) {
 
 TEST(CliTokenize, JsonStdinAndDecode) {
   REQUIRE_GPT2();
-  Run r = lumen("tokenize --json", "The cat sat\\nHello world\\n");
+  Result r = run_lumen("tokenize --json", "The cat sat\\nHello world\\n");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["vocab_size"].get<int>(), 50257);
@@ -67,32 +67,32 @@ TEST(CliTokenize, JsonStdinAndDecode) {
   EXPECT_EQ(j["texts"][0]["pieces"], nlohmann::json({"The", "\u2423cat", "\u2423sat"}));
   EXPECT_EQ(j["texts"][1]["ids"], nlohmann::json({15496, 995}));
 
-  r = lumen("tokenize --decode 464 3797 3332");
+  r = run_lumen("tokenize --decode 464 3797 3332");
   ASSERT_EQ(r.code, 0);
   EXPECT_EQ(r.out, "The cat sat\n");
-  r = lumen("tokenize --ids '<|endoftext|>'");
+  r = run_lumen("tokenize --ids '<|endoftext|>'");
   EXPECT_EQ(r.out, "50256\n");
-  r = lumen("tokenize --ids --no-specials '<|endoftext|>'");
+  r = run_lumen("tokenize --ids --no-specials '<|endoftext|>'");
   EXPECT_NE(r.out, "50256\n");
 }
 
 TEST(CliTokenize, ErrorsAndExitCodes) {
   REQUIRE_GPT2();
-  Run r = lumen("tokenize --decode 464 50257", "", true);
+  Result r = run_lumen("tokenize --decode 464 50257", "", true);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("50257"), std::string::npos) << r.out;
-  r = lumen("tokenize --decode cat", "", true);
+  r = run_lumen("tokenize --decode cat", "", true);
   EXPECT_EQ(r.code, 1);
-  r = lumen("tokenize --tokenizer /nonexistent/tokenizer.json hi", "", true);
+  r = run_lumen("tokenize --tokenizer /nonexistent/tokenizer.json hi", "", true);
   EXPECT_EQ(r.code, 1);
   const auto bad = std::filesystem::path(::testing::TempDir()) / ("lumen_cli_badtok_" + std::to_string(::getpid()) + ".json");
   { std::ofstream(bad) << "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}"; }
-  r = lumen("tokenize --tokenizer " + bad.string() + " hi", "", true);
+  r = run_lumen("tokenize --tokenizer " + bad.string() + " hi", "", true);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("unknown model type \"WordPiece\""), std::string::npos) << r.out;
-  r = lumen("tokenize --count hi", "", true);
+  r = run_lumen("tokenize --count hi", "", true);
   EXPECT_EQ(r.code, 2);
-  r = lumen("tokenize --help");
+  r = run_lumen("tokenize --help");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("Example"), std::string::npos);
 }
@@ -101,20 +101,20 @@ TEST(CliTokenize, FileCount) {
   REQUIRE_GPT2();
   const auto f = std::filesystem::path(::testing::TempDir()) / ("lumen_cli_tokfile_" + std::to_string(::getpid()) + ".txt");
   { std::ofstream(f) << "The cat sat\nHello world\n"; }
-  Run r = lumen("tokenize --file " + f.string() + " --count --json");
+  Result r = run_lumen("tokenize --file " + f.string() + " --count --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["lines"].get<int>(), 2);
   EXPECT_EQ(j["tokens"].get<int>(), 5);
   EXPECT_EQ(j["bytes"].get<int>(), 22);
-  r = lumen("tokenize --file " + f.string());
+  r = run_lumen("tokenize --file " + f.string());
   EXPECT_EQ(r.out, "464 3797 3332\n15496 995\n");
 }
 
 TEST(CliTokenize, CheckpointRowsByToken) {
   REQUIRE_GPT2();
   // The tokenizer.json beside model.safetensors labels wte's rows; " cat" and "␣cat" both name row 3797.
-  Run r = lumen("onehot " + checkpoint() + " ' cat' --json");
+  Result r = run_lumen("onehot " + checkpoint() + " ' cat' --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["V"].get<int>(), 50257);
@@ -123,17 +123,17 @@ TEST(CliTokenize, CheckpointRowsByToken) {
   EXPECT_EQ(j["tokens"][0]["onehot"]["length"].get<int>(), 50257);
   EXPECT_TRUE(j["tokens"][0]["equal"].get<bool>());
 
-  r = lumen("neighbours " + checkpoint() + " '\u2423cat' --json", "", true);
+  r = run_lumen("neighbours " + checkpoint() + " '\u2423cat' --json", "", true);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("\u2423"), std::string::npos) << r.out.substr(0, 400);  // neighbours labelled by token
 
   // An explicit tokenizer works the same; "none" leaves the rows numbered.
-  r = lumen("onehot " + checkpoint() + " --tokenizer " + kGpt2Dir + " '\u0120cat' --json");
+  r = run_lumen("onehot " + checkpoint() + " --tokenizer " + kGpt2Dir + " '\u0120cat' --json");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(nlohmann::json::parse(r.out)["tokens"][0]["id"].get<int>(), 3797);
-  r = lumen("onehot " + checkpoint() + " --tokenizer none 3797 --json");
+  r = run_lumen("onehot " + checkpoint() + " --tokenizer none 3797 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(nlohmann::json::parse(r.out)["tokens"][0]["id"].get<int>(), 3797);
-  r = lumen("onehot " + checkpoint() + " ' not a token' --json", "", true);
+  r = run_lumen("onehot " + checkpoint() + " ' not a token' --json", "", true);
   EXPECT_EQ(r.code, 1);
 }

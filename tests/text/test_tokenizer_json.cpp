@@ -124,6 +124,7 @@ TEST(TokenizerJson, Gpt2ConvertedGivesTheSameIds) {
 
 TEST(TokenizerJson, MalformedFiles) {
   EXPECT_NE(parse_error("{\"model\": ").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(parse_error("").find("not valid JSON"), std::string::npos);
   EXPECT_NE(parse_error("[1, 2]").find("expected a JSON object"), std::string::npos);
   EXPECT_NE(parse_error("{\"version\": \"1.0\"}").find("no \"model\""), std::string::npos);
 
@@ -154,6 +155,14 @@ TEST(TokenizerJson, MalformedFiles) {
   j["model"]["merges"] = json::array();
   j["model"]["vocab"].erase("\u0120c");
   EXPECT_NE(parse_error(j.dump()).find("model.merges is empty"), std::string::npos);
+
+  j = small_llama_style(false);
+  j["model"]["vocab"]["huge"] = 50'000'000;  // refused before allocating 50 M slots
+  EXPECT_NE(parse_error(j.dump()).find("expected an id in [0, 4194304)"), std::string::npos);
+
+  j = small_llama_style(false);
+  j["added_tokens"].push_back(json{{"id", -3}, {"content", "x"}});
+  EXPECT_NE(parse_error(j.dump()).find("added_tokens[1]"), std::string::npos);
 
   j = small_llama_style(false);
   j["normalizer"] = json{{"type", "NFC"}};
