@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """lumen eval against gensim, side by side in one run, at the same thread count.
 
-    /usr/bin/python3 bench/compare_eval.py [--lumen build/lumen] [--threads 2] [--rows 25000] [--dim 100]
+    /usr/bin/python3 bench/compare_eval.py [--lumen build/lumen] [--threads 1 2] [--rows 25000] [--dim 100]
 
 The table: no real 25,000-row table is on this machine, so one is generated (seed 6): every word of
 questions-words.txt gets a vector in which each section's relation is a shared offset plus noise (so the
@@ -41,7 +41,7 @@ def make_table(path, rows, dim, seed=6):
                     vec[x] = rng.normal(size=dim)
                     order.append(x)
                 if y not in vec:
-                    vec[y] = vec[x] + relation + rng.normal(scale=1.2, size=dim)
+                    vec[y] = vec[x] + relation + rng.normal(scale=1.6, size=dim)
                     order.append(y)
     words = list(order) + ["filler%05d" % i for i in range(rows - len(order))]
     E = np.concatenate([np.array([vec[w] for w in order]), rng.normal(size=(rows - len(order), dim)) * 1.3])
@@ -69,14 +69,15 @@ def run_lumen(lumen, threads, args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lumen")
-    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--threads", type=int, nargs="+", default=sorted({1, os.cpu_count()}),
+                    help="thread counts to compare at (each side gets the same)")
     ap.add_argument("--rows", type=int, default=25000)
     ap.add_argument("--dim", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs for each side")
     a = ap.parse_args()
-    os.environ["OPENBLAS_NUM_THREADS"] = str(a.threads)  # numpy's BLAS on the same thread count as lumen
     lumen = find_lumen(a.lumen)
-    from gensim.models import KeyedVectors  # after OPENBLAS_NUM_THREADS is set
+    from gensim.models import KeyedVectors
+    from threadpoolctl import threadpool_limits  # numpy's BLAS on the same thread count as lumen
     import logging
     logging.disable(logging.CRITICAL)
 
@@ -86,41 +87,44 @@ def main():
         table = os.path.join(tmp, "bench_%dx%d.vec" % (a.rows, a.dim))
         make_table(table, a.rows, a.dim)
         kv = KeyedVectors.load_word2vec_format(table)
-        print("table: %d x %d generated (question words with noisy relations + random fillers); %d threads; "
-              "best of %d" % (a.rows, a.dim, a.threads, a.repeat))
+        print("table: %d x %d generated (question words with noisy relations + random fillers); best of %d"
+              % (a.rows, a.dim, a.repeat))
+        for threads in a.threads:
+            with threadpool_limits(limits=threads, user_api="blas"):
+                compare(a, lumen, kv, table, qw, ws, threads)
 
-        for method in ("add", "mul"):
-            g_best, l_best, l_wall = float("inf"), float("inf"), float("inf")
-            for _ in range(a.repeat):
-                t0 = time.perf_counter()
-                if method == "add":
-                    score, sections = kv.evaluate_word_analogies(qw)
-                    correct, answered = len(sections[-1]["correct"]), len(sections[-1]["correct"]) + len(sections[-1]["incorrect"])
-                g_best = min(g_best, time.perf_counter() - t0)
-                res, wall = run_lumen(lumen, a.threads, ["analogies", table, qw, "--method", method])
-                l_best, l_wall = min(l_best, res["seconds"]), min(l_wall, wall)
-                if method == "mul":
-                    break
-            if method == "add":
-                same = "equal" if (res["correct"], res["answered"]) == (correct, answered) else \
-                    "DIFFER: gensim %d/%d" % (correct, answered)
-                print("analogies 3CosAdd  questions-words  gensim %.3f s  lumen %.3f s (process %.3f s)  ratio %.1fx  "
-                      "[lumen %d/%d correct, counts %s]" % (g_best, l_best, l_wall, g_best / l_best, res["correct"],
-                                                            res["answered"], same))
-            else:
-                print("analogies 3CosMul  questions-words  lumen %.3f s (process %.3f s)  [%d/%d correct; gensim's "
-                      "evaluate_word_analogies has no 3CosMul]" % (l_best, l_wall, res["correct"], res["answered"]))
 
-        g_best, l_best = float("inf"), float("inf")
-        for _ in range(a.repeat):
-            t0 = time.perf_counter()
-            pearson, spearman, oov = kv.evaluate_word_pairs(ws)
-            g_best = min(g_best, time.perf_counter() - t0)
-            res, wall = run_lumen(lumen, a.threads, ["similarity", table, ws])
-            l_best = min(l_best, res["seconds"])
-        same = abs(res["spearman"] - spearman[0]) < 1e-6 and abs(res["pearson"] - pearson[0]) < 1e-6
-        print("similarity         wordsim353       gensim %.4f s  lumen %.4f s  ratio %.1fx  [spearman %.4f, %s]"
-              % (g_best, l_best, g_best / l_best, res["spearman"], "equal" if same else "DIFFER"))
+def compare(a, lumen, kv, table, qw, ws, threads):
+    g_best, l_best, l_wall = float("inf"), float("inf"), float("inf")
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        score, sections = kv.evaluate_word_analogies(qw)
+        g_best = min(g_best, time.perf_counter() - t0)
+        correct = len(sections[-1]["correct"])
+        answered = correct + len(sections[-1]["incorrect"])
+        res, wall = run_lumen(lumen, threads, ["analogies", table, qw])
+        l_best, l_wall = min(l_best, res["seconds"]), min(l_wall, wall)
+    same = "equal" if (res["correct"], res["answered"]) == (correct, answered) else \
+        "DIFFER: gensim %d/%d" % (correct, answered)
+    print("threads %d  analogies 3CosAdd questions-words  gensim %.3f s  lumen %.3f s (whole process %.3f s)  "
+          "ratio %.1fx  [lumen %d/%d correct, counts %s]"
+          % (threads, g_best, l_best, l_wall, g_best / l_best, res["correct"], res["answered"], same))
+
+    res, wall = run_lumen(lumen, threads, ["analogies", table, qw, "--method", "mul"])
+    print("threads %d  analogies 3CosMul questions-words  lumen %.3f s (whole process %.3f s)  [%d/%d correct; "
+          "gensim's evaluate_word_analogies has no 3CosMul]" % (threads, res["seconds"], wall, res["correct"],
+                                                                 res["answered"]))
+
+    g_best, l_best = float("inf"), float("inf")
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        pearson, spearman, oov = kv.evaluate_word_pairs(ws)
+        g_best = min(g_best, time.perf_counter() - t0)
+        res, wall = run_lumen(lumen, threads, ["similarity", table, ws])
+        l_best = min(l_best, res["seconds"])
+    same = abs(res["spearman"] - spearman[0]) < 1e-6 and abs(res["pearson"] - pearson[0]) < 1e-6
+    print("threads %d  similarity wordsim353              gensim %.4f s  lumen %.4f s  ratio %.1fx  [spearman %.4f, %s]"
+          % (threads, g_best, l_best, g_best / l_best, res["spearman"], "equal" if same else "DIFFER"))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <iostream>
+#include <iterator>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -43,6 +45,13 @@ void resolve(const EvalArgs& a, std::vector<std::string>& tables, std::vector<st
     tables.pop_back();
   }
   if (tables.empty()) throw UsageError("no table given");
+}
+
+// A benchmark file given as "-": the whole of stdin (once).
+std::string read_stdin() {
+  std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  if (std::cin.bad()) throw IoError("<stdin>: read error");
+  return text;
 }
 
 Table load(const EvalArgs& a, const std::string& path) {
@@ -168,7 +177,8 @@ int run_analogies(const EvalArgs& a) {
 
   std::vector<eval::AnalogySet> sets;
   for (const auto& f : files) {
-    sets.push_back(eval::read_analogy_set(f, a.strict));
+    sets.push_back(f == "-" ? eval::parse_analogy_set(read_stdin(), "<stdin>", a.strict)
+                            : eval::read_analogy_set(f, a.strict));
     if (!a.json) warn_malformed(f, sets.back().malformed);
   }
   const bool single = tables.size() == 1 && files.size() == 1;
@@ -258,7 +268,8 @@ int run_similarity(const EvalArgs& a) {
   o.case_insensitive = !a.case_sensitive;
   std::vector<eval::WordPairSet> sets;
   for (const auto& f : files) {
-    sets.push_back(eval::read_word_pairs(f, a.strict));
+    sets.push_back(f == "-" ? eval::parse_word_pairs(read_stdin(), "<stdin>", a.strict)
+                            : eval::read_word_pairs(f, a.strict));
     if (!a.json) warn_malformed(f, sets.back().malformed);
   }
   const bool single = tables.size() == 1 && files.size() == 1;
@@ -324,11 +335,12 @@ int run_similarity(const EvalArgs& a) {
 
 void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
   sub.add_option("inputs", a.inputs, std::string("TABLE... FILE: tables, then one ") + file_kind +
-                                          " (or only tables, with --files)")
+                                          " (or only tables, with --files); FILE - reads stdin")
       ->required();
   sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
   sub.add_option("--restrict", a.restrict,
                  "Allowed vocabulary: the first N rows (0: all); words outside it are unknown")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub.add_flag("--case-sensitive", a.case_sensitive,
                "Compare words as written (default: upper-cased, the first casing in the table wins)");
@@ -346,12 +358,13 @@ Action setup(CLI::App& cmd) {
   an->add_flag("--no-exclude", args->no_exclude,
                "Let the answer be one of the three input words (shows how often the nearest word is an input)");
   an->add_option("--semantic-sections", args->semantic, "The first N sections are semantic, the rest syntactic")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   set_example(*an, {"lumen eval analogies glove.vec questions-words.txt",
                     "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json"});
   CLI::App* sim = cmd.add_subcommand("similarity", "Pearson and Spearman against human similarity scores, as gensim");
   add_common(*sim, *args, "pairs file");
-  set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv",
+  set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv", "grep -v '^#' simlex999.txt | lumen eval similarity glove.vec -",
                      "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
   set_example(cmd, {"lumen eval analogies glove.vec questions-words.txt",
                     "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
