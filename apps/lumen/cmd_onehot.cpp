@@ -23,7 +23,9 @@ Action setup(CLI::App& cmd) {
   auto a = std::make_shared<OnehotArgs>();
   add_table_options(cmd, a->table);
   cmd.add_option("tokens", a->tokens, "Tokens to look up (none: one per line on stdin)");
-  cmd.add_option("--show", a->show, "Values of each vector to print (0: all)")->capture_default_str();
+  cmd.add_option("--show", a->show, "Values of each vector to print (0: all)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen onehot toy cat", "lumen onehot vectors.txt the of --json",
                     "printf 'king\\nqueen\\n' | lumen onehot glove.txt"});

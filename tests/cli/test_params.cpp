@@ -101,4 +101,5 @@ TEST(CliInitStats, MeasuredNearPredicted) {
   EXPECT_NE(t.out.find("sqrt(d)"), std::string::npos);
   EXPECT_EQ(lumen("init-stats --std -1").code, 2);
   EXPECT_EQ(lumen("init-stats --dim 0").code, 2);
+  EXPECT_EQ(lumen("init-stats --samples -5").code, 2);
 }
