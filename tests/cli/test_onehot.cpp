@@ -63,3 +63,15 @@ TEST(CliOnehot, TextAndStdinAndErrors) {
   EXPECT_EQ(lumen("onehot " + kGlove + " zzzzunknownzzzz").code, 1);
   EXPECT_EQ(lumen("onehot /nonexistent/table.txt the").code, 1);
 }
+
+TEST(CliOnehot, BuiltInToyTable) {
+  Result r = lumen("onehot toy cat --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  auto t = j["tokens"][0];
+  EXPECT_EQ(t["onehot"]["length"], j["V"]);
+  EXPECT_EQ(t["onehot"]["one_at"], t["id"]);
+  EXPECT_TRUE(t["equal"].get<bool>());
+  EXPECT_EQ(t["row"], t["dense"]);
+  EXPECT_EQ(t["row"].size(), j["d"].get<std::size_t>());
+}
