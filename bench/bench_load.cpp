@@ -2,7 +2,7 @@
 // take the same time whatever the table's size.
 //
 // Files come from LUMEN_LOAD_DIR (bench/compare_load.py writes them there, the same files gensim reads):
-// text_24310x100.txt, text_100000x100.txt, small.safetensors, large.safetensors, small.npy, large.npy.
+// text_24310x100.txt, text_100000x100.txt, {small,large,tall}.{safetensors,npy} (10000x128, 10000x5120, 50000x1024).
 // Without it, this program writes its own (random values) to a temporary directory first.
 // Threads for parsing: LUMEN_BENCH_THREADS (default 1).
 #include <benchmark/benchmark.h>
@@ -42,13 +42,15 @@ void make_files() {
   g_dir = (std::filesystem::temp_directory_path() / "lumen-bench-load").string();
   std::filesystem::create_directories(g_dir);
   using lumen::io::Format;
-  const auto small = random_table(10000, 128), large = random_table(50000, 1024);
+  const auto small = random_table(10000, 128), large = random_table(10000, 5120), tall = random_table(50000, 1024);
   lumen::io::write_table(random_table(24310, 100), g_dir + "/text_24310x100.txt", Format::word2vec_text);
   lumen::io::write_table(random_table(100000, 100), g_dir + "/text_100000x100.txt", Format::word2vec_text);
   lumen::io::write_table(small, g_dir + "/small.safetensors", Format::safetensors);
   lumen::io::write_table(large, g_dir + "/large.safetensors", Format::safetensors);
+  lumen::io::write_table(tall, g_dir + "/tall.safetensors", Format::safetensors);
   lumen::io::write_table(small, g_dir + "/small.npy", Format::npy);
   lumen::io::write_table(large, g_dir + "/large.npy", Format::npy);
+  lumen::io::write_table(tall, g_dir + "/tall.npy", Format::npy);
 }
 
 void open(benchmark::State& state, const std::string& file) {
@@ -74,7 +76,7 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark((std::string("ParseText/") + f).c_str(), open, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-  for (const char* f : {"small.safetensors", "large.safetensors", "small.npy", "large.npy"})
+  for (const char* f : {"small.safetensors", "large.safetensors", "tall.safetensors", "small.npy", "large.npy", "tall.npy"})
     benchmark::RegisterBenchmark((std::string("Open/") + f).c_str(), open, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();

@@ -5,7 +5,9 @@ Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is fa
   parse word2vec text, 24,310 x 100 and 100,000 x 100 (random values written as gensim writes them,
   "%.6f"-like), gensim KeyedVectors.load_word2vec_format vs lumen io::open_table at the same thread count
   (1 by default; gensim is single-threaded) and, as an extra line, lumen with every core;
-  open .safetensors / .npy at two sizes (5 MB and 200 MB): lumen maps the file, NumPy np.load(mmap_mode="r").
+  open .safetensors / .npy: 10,000 x 128 (5 MB), 10,000 x 5,120 (205 MB) and 50,000 x 1,024 (205 MB): lumen maps
+  the file (time independent of the bytes; the rows, labelled "0".."V-1", cost a vocabulary of V strings),
+  NumPy np.load(mmap_mode="r") / a JSON header + np.memmap (no labels at all).
 
 lumen's times come from build/bench_load (Google Benchmark, real time, median of repetitions) over the same
 files the peers read.
@@ -33,9 +35,13 @@ def write_text(path, V, d, seed):
             f.write(f"w{i} " + " ".join(f"{x:.6f}" for x in E[i]) + "\n")
 
 
+# small and large share V (only d, hence the bytes, grows 40x); tall has 5x the rows of both.
+BINARY_TABLES = {"small": (10000, 128), "large": (10000, 5120), "tall": (50000, 1024)}
+
+
 def write_binary_tables(directory):
     rng = np.random.default_rng(2)
-    for name, (V, d) in {"small": (10000, 128), "large": (50000, 1024)}.items():
+    for name, (V, d) in BINARY_TABLES.items():
         E = rng.normal(0, 0.3, size=(V, d)).astype(np.float32)
         np.save(os.path.join(directory, f"{name}.npy"), E)
         header = json.dumps({"wte.weight": {"dtype": "F32", "shape": [V, d], "data_offsets": [0, E.nbytes]}}).encode()
@@ -95,7 +101,7 @@ def main():
             print(f"parse {name[5:-4]:>12} word2vec text  gensim {g * 1e3:9.1f} ms  lumen {lumen[name] * 1e3:8.1f} ms"
                   f"  ratio {g / lumen[name]:6.1f}x   (lumen {os.cpu_count()} threads {lumen_all[name] * 1e3:.1f} ms,"
                   f" {g / lumen_all[name]:.1f}x)")
-        for name in ["small.npy", "large.npy", "small.safetensors", "large.safetensors"]:
+        for name in [f"{t}.{ext}" for ext in ("npy", "safetensors") for t in BINARY_TABLES]:
             path = os.path.join(d, name)
             size = os.path.getsize(path)
             if name.endswith(".npy"):
@@ -110,7 +116,8 @@ def main():
                     return np.memmap(path, dtype="<f4", mode="r", offset=8 + n + t["data_offsets"][0], shape=tuple(t["shape"]))
                 peer = median_time(st_open, args.repetitions)
                 peer_name = "json+memmap"
-            print(f"open  {name:>18} ({size / 1e6:6.1f} MB)  {peer_name} {peer * 1e3:7.3f} ms  lumen "
+            V, dim = BINARY_TABLES[name.split(".")[0]]
+            print(f"open  {name:>18} {V:>6} x {dim:<5} ({size / 1e6:6.1f} MB)  {peer_name} {peer * 1e3:7.3f} ms  lumen "
                   f"{lumen[name] * 1e3:7.3f} ms  ratio {peer / lumen[name]:5.2f}x")
 
 

@@ -70,8 +70,8 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
     std::uint64_t dim = 0;
     std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), dim);
     if (nl == std::string_view::npos) return Format::word2vec_text;  // header only: an empty table
-    // Raw float32 bytes almost surely hold a control byte (0.0f is 00 00 00 00, 1.0f is 00 00 80 3f); text never
-    // does. The first row reading as a word and d numbers settles it too.
+    // Text if the first row reads as a word and d numbers. Otherwise look at the first 4*d bytes after the
+    // first word: raw float32 bytes usually hold a control byte (0.0f is 00 00 00 00) and are rarely digits.
     const std::string_view rest = bytes.substr(nl + 1);
     const std::size_t sp = rest.find(' ');
     const std::string_view region =
@@ -84,7 +84,13 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
     const auto row_fields = split(row, row_tabs);
     const bool numeric = row_fields.size() == dim + 1 &&
                          std::all_of(row_fields.begin() + 1, row_fields.end(), is_number);
-    const bool textual = !control || numeric;
+    // A malformed text row (wrong count, a bad field) still reads mostly as digits, signs, points and spaces;
+    // float32 bytes almost never do.
+    const auto numberish = static_cast<std::size_t>(std::count_if(region.begin(), region.end(), [](char c) {
+      return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == ' ' ||
+             c == '\t' || c == '\n' || c == '\r';
+    }));
+    const bool textual = numeric || (!control && !region.empty() && numberish * 2 >= region.size());
     return textual ? Format::word2vec_text : Format::word2vec_binary;
   }
   if (!fields.empty() && std::all_of(fields.begin() + 1, fields.end(), is_number)) {

@@ -63,6 +63,21 @@ TEST(Writers, EveryFormatRoundTripsF32Exactly) {
   EXPECT_TRUE(std::filesystem::exists(dir.file("a.vocab.txt")));
 }
 
+TEST(Writers, BinaryWithoutControlBytesIsStillDetectedAsBinary) {
+  // Values whose float32 bytes hold no control byte (>= 0x20) must not pass for text.
+  Table t;
+  t.vocab.add("w");
+  t.vocab.add("v");
+  t.E = Matrix(2, 5);
+  const float vals[] = {0.05f, 0.0612f, 0.0731f, 0.0444f, 0.0523f};
+  for (std::size_t r = 0; r < 2; ++r)
+    for (std::size_t c = 0; c < 5; ++c) t.E.set(r, c, vals[c] * static_cast<float>(r + 1));
+  ScratchDir dir;
+  write_table(t, dir.file("w.bin"), Format::word2vec_binary);
+  EXPECT_EQ(detect_format(dir.file("w.bin")), Format::word2vec_binary);
+  expect_same(t, open_table(dir.file("w.bin")), "w.bin");
+}
+
 TEST(Writers, SampleTablesRoundTrip) {
   ScratchDir dir;
   for (const char* name : {"crime-and-punishment.vec", "euclidean_vectors.bin", "test_glove.txt"}) {
@@ -70,6 +85,7 @@ TEST(Writers, SampleTablesRoundTrip) {
     for (Format f : {Format::word2vec_text, Format::word2vec_binary, Format::safetensors, Format::npy}) {
       const std::string out = dir.file(fmt::format("rt.{}", format_name(f)));
       write_table(t, out, f);
+      EXPECT_EQ(detect_format(out), f) << name << " via " << format_name(f);
       OpenOptions o;
       o.format = f;
       expect_same(t, open_table(out, o), fmt::format("{} via {}", name, format_name(f)));

@@ -1,0 +1,111 @@
+// `lumen convert`: every output format by extension or --to, --dtype/--limit, values kept exactly (checked by
+// reading the result back with `lumen info` and a second convert), and failures that leave no output behind.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun lumen(const std::string& args) {
+  const std::string errf = (std::filesystem::temp_directory_path() / "lumen-convert-test.err").string();
+  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>" + errf;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, "", ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  std::ifstream e(errf);
+  std::string err((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+}
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Dir {
+  std::filesystem::path p;
+  Dir() {
+    std::string t = (std::filesystem::temp_directory_path() / "lumen-convert-XXXXXX").string();
+    p = ::mkdtemp(t.data());
+  }
+  ~Dir() { std::filesystem::remove_all(p); }
+  std::string operator/(const std::string& f) const { return (p / f).string(); }
+};
+
+const std::string kVec = std::string(LUMEN_DATA_DIR) + "/formats/crime-and-punishment.vec";
+
+TEST(CliConvert, EveryFormatAndBackIsByteIdentical) {
+  Dir d;
+  for (const char* out : {"t.bin", "t.safetensors", "t.npy", "vectors.tsv", "t.glove"}) {
+    const CliRun r = lumen("convert " + kVec + " " + (d / out) + " --json");
+    ASSERT_EQ(r.code, 0) << out << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["rows"], 291);
+    EXPECT_EQ(j["dim"], 5);
+    // back to word2vec text: the same bytes as converting the original directly
+    const CliRun back = lumen("convert " + (d / out) + " " + (d / "back.txt"));
+    ASSERT_EQ(back.code, 0) << out << back.err;
+    const CliRun direct = lumen("convert " + kVec + " " + (d / "direct.txt"));
+    ASSERT_EQ(direct.code, 0);
+    EXPECT_EQ(slurp(d / "back.txt"), slurp(d / "direct.txt")) << out;
+  }
+  EXPECT_TRUE(std::filesystem::exists(d / "metadata.tsv"));
+  EXPECT_TRUE(std::filesystem::exists(d / "t.vocab.txt"));
+}
+
+TEST(CliConvert, ToDtypeAndLimit) {
+  Dir d;
+  CliRun r = lumen("convert " + kVec + " " + (d / "x.data") + " --to safetensors --dtype bf16 --limit 10 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = lumen("info " + (d / "x.data") + " --dtype bf16 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["format"], "safetensors");
+  EXPECT_EQ(j["rows"], 10);
+  EXPECT_EQ(j["dtype"], "bf16");
+  EXPECT_EQ(j["mapped"], true);
+  EXPECT_EQ(j["tensor"], "wte.weight");
+  // Text output names both files
+  r = lumen("convert " + kVec + " " + (d / "vectors.tsv"));
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("metadata.tsv"), std::string::npos) << r.out;
+}
+
+TEST(CliConvert, FailuresLeaveNothingBehind) {
+  Dir d;
+  const std::string bad = d / "bad.txt";
+  std::ofstream(bad) << "2 2\na 1 2\nb 1\n";
+  CliRun r = lumen("convert " + bad + " " + (d / "out.safetensors"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("bad.txt:3:"), std::string::npos) << r.err;
+  r = lumen("convert " + kVec + " " + (d / "out.unknown"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--to"), std::string::npos) << r.err;
+  r = lumen("convert " + kVec + " " + (d / "out.bin") + " --to fasttext-bin");
+  EXPECT_EQ(r.code, 2);
+  r = lumen("convert " + kVec + " /nonexistent-dir/out.txt");
+  EXPECT_EQ(r.code, 1);
+  std::size_t files = 0;
+  for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(d.p)) ++files;
+  EXPECT_EQ(files, 1u);  // only bad.txt
+  r = lumen("convert --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("Example"), std::string::npos);
+}
+
+}  // namespace

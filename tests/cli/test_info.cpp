@@ -1,0 +1,133 @@
+// `lumen info`: format, V x d, dtype, bytes, row norms, NaN/Inf and duplicates, as text and JSON; exit codes
+// and messages for bad tables.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out, err;
+};
+
+CliRun lumen(const std::string& args) {
+  const std::string errf = (std::filesystem::temp_directory_path() / "lumen-info-test.err").string();
+  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>" + errf;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return {-1, "", ""};
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  std::ifstream e(errf);
+  std::string err((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+}
+
+std::string formats() { return std::string(LUMEN_DATA_DIR) + "/formats/"; }
+
+std::string write_tmp(const std::string& name, const std::string& bytes) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p.string();
+}
+
+TEST(CliInfo, JsonForEverySample) {
+  const std::pair<const char*, const char*> want[] = {{"test_glove.txt", "glove"},
+                                                      {"lee_fasttext.vec", "word2vec-text"},
+                                                      {"crime-and-punishment.vec", "word2vec-text"},
+                                                      {"word2vec_pre_kv_c", "word2vec-text"},
+                                                      {"euclidean_vectors.bin", "word2vec-binary"},
+                                                      {"crime-and-punishment.bin", "fasttext-bin"}};
+  for (auto [file, format] : want) {
+    const CliRun r = lumen("info " + formats() + file + " --json");
+    ASSERT_EQ(r.code, 0) << file << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["format"], format) << file;
+    EXPECT_EQ(j["dtype"], "f32");
+    EXPECT_EQ(j["bytes"].get<std::size_t>(), j["rows"].get<std::size_t>() * j["dim"].get<std::size_t>() * 4);
+    EXPECT_LE(j["norm"]["min"].get<double>(), j["norm"]["median"].get<double>());
+    EXPECT_LE(j["norm"]["median"].get<double>(), j["norm"]["max"].get<double>());
+    EXPECT_GT(j["norm"]["max"].get<double>(), 0.0);
+    EXPECT_EQ(j["nan"], 0);
+    EXPECT_EQ(j["inf"], 0);
+  }
+  const auto j = nlohmann::json::parse(lumen("info " + formats() + "test_glove.txt --json").out);
+  EXPECT_EQ(j["rows"], 76);
+  EXPECT_EQ(j["dim"], 50);
+}
+
+TEST(CliInfo, TextOutputAndOptions) {
+  const CliRun r = lumen("info " + formats() + "lee_fasttext.vec --dtype f16 --limit 100");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("word2vec-text"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rows (V)    100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dim (d)     10"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dtype       f16"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bytes       2000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("row norm"), std::string::npos);
+  // --format overrides detection: a word2vec text file read as GloVe has a 2-field first row
+  const CliRun g = lumen("info " + formats() + "lee_fasttext.vec --format glove");
+  EXPECT_EQ(g.code, 1);
+  EXPECT_NE(g.err.find("lee_fasttext.vec:2:"), std::string::npos) << g.err;
+}
+
+TEST(CliInfo, CountsNanInfAndDuplicates) {
+  const std::string p = write_tmp("lumen-info-nan.txt", "4 2\na nan 1\nb 3 4\na 1 1\nc inf 0\n");
+  const CliRun r = lumen("info " + p + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rows"], 3);
+  EXPECT_EQ(j["duplicates"], 1);
+  EXPECT_EQ(j["first_duplicate"], "a");
+  EXPECT_EQ(j["nan"], 1);
+  EXPECT_EQ(j["inf"], 1);
+  EXPECT_EQ(j["nonfinite_rows"], 2);
+  EXPECT_DOUBLE_EQ(j["norm"]["max"].get<double>(), 5.0);
+  EXPECT_NE(r.err.find("1 duplicate word"), std::string::npos) << r.err;
+  std::filesystem::remove(p);
+}
+
+TEST(CliInfo, BadTablesExitOneWithWhere) {
+  const std::string trunc = write_tmp("lumen-info-trunc.txt", "3 2\na 1 2\nb 1 2\n");
+  CliRun r = lumen("info " + trunc);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(trunc + ":4:"), std::string::npos) << r.err;
+  const std::string huge = write_tmp("lumen-info-huge.txt", "1000000000000 3\nthe 1 2 3\n");
+  r = lumen("info " + huge);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("the header promises 1000000000000 rows, the file has 1"), std::string::npos) << r.err;
+  const std::string empty = write_tmp("lumen-info-empty.txt", "");
+  r = lumen("info " + empty);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("empty file"), std::string::npos) << r.err;
+  r = lumen("info /nonexistent/table.txt");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("cannot open"), std::string::npos) << r.err;
+  r = lumen("info " + trunc + " --format nope");
+  EXPECT_EQ(r.code, 2);
+  r = lumen("info " + trunc + " --unicode-errors sometimes");
+  EXPECT_EQ(r.code, 2);
+  for (auto& p : {trunc, huge, empty}) std::filesystem::remove(p);
+}
+
+TEST(CliInfo, UnicodeErrorsOption) {
+  const std::string p = write_tmp("lumen-info-utf8.txt", "1 1\nbad\xff 1\n");
+  CliRun r = lumen("info " + p);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("invalid UTF-8"), std::string::npos) << r.err;
+  r = lumen("info " + p + " --unicode-errors replace --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["repaired_tokens"], 1);
+  std::filesystem::remove(p);
+}
+
+}  // namespace
