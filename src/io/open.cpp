@@ -47,7 +47,8 @@ Table read(const detail::ReadContext& cx, Format f) {
       std::string meta = cx.options.vocab_path.empty() ? projector_metadata_path(cx.name()) : cx.options.vocab_path;
       struct stat st {};
       if (!cx.options.vocab_path.empty() || ::stat(meta.c_str(), &st) == 0) {
-        auto tokens = detail::read_vocab_file(meta, t.E.rows(), t.E.rows(), cx);
+        const bool limited = cx.options.limit != 0 && t.E.rows() == cx.options.limit;
+        auto tokens = detail::read_vocab_file(meta, t.E.rows(), limited ? 0 : t.E.rows(), cx);
         std::vector<std::string_view> words(tokens.begin(), tokens.end());
         Table named = detail::assemble(words, std::move(t.E), cx, [](std::size_t i) {
           return detail::Location{i + 1, 0};
@@ -75,6 +76,7 @@ Table open_mapped(std::shared_ptr<const MappedFile> file, const OpenOptions& opt
   const detail::ReadContext cx{file, options, report};
   const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
   Table t = read(cx, f);
+  report.mapped = report.mapped && !t.E.owned();  // a reader may have copied after all (duplicates dropped)
   t.source = file->path();
   t.format = std::string(format_name(f));
   return t;

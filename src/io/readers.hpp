@@ -39,7 +39,8 @@ struct Location {
 };
 Table assemble(const std::vector<std::string_view>& words, Matrix E, const ReadContext& cx,
                const std::function<Location(std::size_t)>& where);
-// One token per line (trailing '\r' removed); exactly `rows` lines are needed (more are ignored when limited).
+// One token per line (trailing '\r' removed): the first `rows`; the file must have rows_in_file lines
+// (0: at least `rows`, when the table's full length is unknown).
 std::vector<std::string> read_vocab_file(const std::string& path, std::size_t rows, std::size_t rows_in_file,
                                          const ReadContext& cx);
 // Rows kept when the file holds `rows` and options.limit is set (gensim's limit: the first N).

@@ -81,10 +81,11 @@ std::vector<std::string> read_vocab_file(const std::string& path, std::size_t ro
       out.push_back(clean_token(line, vc, n, 0));
     }
   }
-  if (n != rows_in_file)
+  // rows_in_file 0: the table's full length is unknown (a limited read): at least `rows` lines are needed.
+  if (rows_in_file != 0 ? n != rows_in_file : n < rows)
     throw ParseError(path, n, 0,
                      fmt::format("vocabulary file has {} lines; expected one token per row of {} ({} rows)", n,
-                                 cx.name(), rows_in_file));
+                                 cx.name(), rows_in_file != 0 ? rows_in_file : rows));
   return out;
 }
 

@@ -213,6 +213,13 @@ TEST(TextReader, ProjectorTsvWithMetadata) {
   EXPECT_EQ(t.format, "projector-tsv");
   EXPECT_EQ(t.vocab.token(1), "beta");
   EXPECT_FLOAT_EQ(t.E.at(1, 0), 3.0f);
+  OpenOptions lim;
+  lim.limit = 1;
+  const Table one = open_table(dir.file("vectors.tsv"), lim);
+  ASSERT_EQ(one.V(), 1u);
+  EXPECT_EQ(one.vocab.token(0), "alpha");
+  dir.write("metadata.tsv", "alpha\n");  // one name for two rows
+  EXPECT_THROW(open_table(dir.file("vectors.tsv")), ParseError);
   ScratchDir bare;
   const Table n = open_table(bare.write("v.tsv", "1\t2\n3\t4\n"));
   EXPECT_EQ(n.vocab.token(1), "1");  // rows named by id
