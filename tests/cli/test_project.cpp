@@ -12,12 +12,12 @@
 
 namespace {
 
-struct Run {
+struct Outcome {
   int code;
   std::string out, err;
 };
 
-Run lumen(const std::string& args) {
+Outcome lumen(const std::string& args) {
   const std::string errf = (std::filesystem::temp_directory_path() / "lumen-project-test.err").string();
   const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>" + errf;
   FILE* p = popen(cmd.c_str(), "r");
@@ -55,7 +55,7 @@ const std::string kVec = std::string(LUMEN_DATA_DIR) + "/formats/crime-and-punis
 
 TEST(CliProject, PcaOfTheToyTableAsCsv) {
   Dir d;
-  const Run r = lumen("project toy --method pca -o " + (d / "toy.csv"));
+  const Outcome r = lumen("project toy --method pca -o " + (d / "toy.csv"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("the two axes hold 100.0% of the variance"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("10-NN kept from the original space"), std::string::npos) << r.out;
@@ -66,7 +66,7 @@ TEST(CliProject, PcaOfTheToyTableAsCsv) {
 }
 
 TEST(CliProject, JsonOnStdoutCarriesPointsAndHonestyNumbers) {
-  const Run r = lumen("project toy --json");
+  const Outcome r = lumen("project toy --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["method"], "pca");
@@ -80,7 +80,7 @@ TEST(CliProject, JsonOnStdoutCarriesPointsAndHonestyNumbers) {
 
 TEST(CliProject, TsneWithSeedsReportsAgreementAndDrawsAPng) {
   Dir d;
-  const Run r = lumen("project " + kVec + " --method tsne --seeds 2 --iterations 300 --highlight raskolnikov --json -o " +
+  const Outcome r = lumen("project " + kVec + " --method tsne --seeds 2 --iterations 300 --highlight man,landlady --json -o " +
                       (d / "map.png"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -100,7 +100,7 @@ TEST(CliProject, TsneWithSeedsReportsAgreementAndDrawsAPng) {
 
 TEST(CliProject, SvgAndJsonFilesAndStdinWords) {
   Dir d;
-  Run r = lumen("project toy --method tsne --iterations 200 --highlight queen,paris -o " + (d / "toy.svg"));
+  Outcome r = lumen("project toy --method tsne --iterations 200 --highlight queen,paris -o " + (d / "toy.svg"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("cluster sizes and the distances between clusters"), std::string::npos) << r.out;
   const std::string svg = slurp(d / "toy.svg");
@@ -124,13 +124,13 @@ TEST(CliProject, BadInputAndUsage) {
   EXPECT_EQ(lumen("project toy --top 5 --words " + (d / "w.txt")).code, 2);
   EXPECT_EQ(lumen("project toy --method pca --seeds 3").code, 2);
   EXPECT_EQ(lumen("project toy --theta 3").code, 2);
-  const Run unknown = lumen("project toy --highlight kingg -o " + (d / "x.png"));
+  const Outcome unknown = lumen("project toy --highlight kingg -o " + (d / "x.png"));
   EXPECT_EQ(unknown.code, 1);
   EXPECT_NE(unknown.err.find("kingg"), std::string::npos) << unknown.err;
   EXPECT_FALSE(std::filesystem::exists(d / "x.png"));
   EXPECT_EQ(lumen("project toy --words " + (d / "missing.txt")).code, 1);
   EXPECT_EQ(lumen("project " + (d / "missing.vec")).code, 1);
-  const Run help = lumen("project --help");
+  const Outcome help = lumen("project --help");
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("Example"), std::string::npos);
 }
