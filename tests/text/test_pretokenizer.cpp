@@ -1,6 +1,9 @@
 // The pre-tokenization regexes with real Unicode classes (PCRE2, UTF + UCP).
 #include <gtest/gtest.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "lumen/core/error.hpp"
 #include "lumen/text/pretokenizer.hpp"
 
@@ -84,4 +87,11 @@ TEST(Pretokenizer, BadRegexIsAUsageError) {
   } catch (const lumen::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("offset"), std::string::npos);
   }
+}
+
+TEST(Pretokenizer, JitWhenPcre2HasIt) {
+  std::uint32_t jit = 0;
+  pcre2_config(PCRE2_CONFIG_JIT, &jit);
+  const Regex r(kGpt2Pattern);
+  EXPECT_EQ(r.jit(), jit == 1);
 }
