@@ -9,7 +9,7 @@ Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is fa
   the file (time independent of the bytes; the rows, labelled "0".."V-1", cost a vocabulary of V strings),
   NumPy np.load(mmap_mode="r") / a JSON header + np.memmap (no labels at all).
 
-lumen's times come from build/bench_load (Google Benchmark, real time, median of repetitions) over the same
+lumen's times come from build/bench/bench_load (Google Benchmark, real time, median of repetitions) over the same
 files the peers read.
 
 Run with Debian's Python (gensim, numpy): /usr/bin/python3 bench/compare_load.py --build build
@@ -63,7 +63,8 @@ def median_time(fn, repetitions):
 
 
 def lumen_times(build, directory, threads, repetitions):
-    exe = os.path.join(build, "bench_load")
+    exe = next((p for p in (os.path.join(build, "bench", "bench_load"), os.path.join(build, "bench_load"))
+                if os.path.exists(p)), os.path.join(build, "bench", "bench_load"))
     if not os.path.exists(exe):
         sys.exit(f"{exe} not found: build it first (cmake --build {build} --target bench_load)")
     env = dict(os.environ, LUMEN_LOAD_DIR=directory, LUMEN_BENCH_THREADS=str(threads))
