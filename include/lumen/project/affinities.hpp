@@ -20,7 +20,7 @@ struct SparseP {
 };
 
 // Conditional affinities, row-normalised (each row sums to 1): (n, k) in the layout of `nb`.
-// Throws UsageError if perplexity <= 0 or >= k+1... (at most nb.k neighbours can carry it).
+// Throws UsageError if perplexity <= 0 or > k (k neighbours carry a perplexity of at most k).
 std::vector<float> conditional_affinities(const Neighbours& nb, double perplexity, std::size_t threads = 0);
 
 // The symmetrised joint P from conditional affinities laid out as `nb`.
