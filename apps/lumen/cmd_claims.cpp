@@ -152,7 +152,7 @@ int run(Args& a) {
     fmt::print("   {:<22} {:>+10.3f} {:>+10.3f}\n", std::string(p["a"]) + " ~ " + std::string(p["b"]), double(p["init"]),
                double(p["trained"]));
   if (pairs.empty()) fmt::print("   (none of the probe words are in this table)\n");
-  fmt::print("   (init: word2vec's uniform [-0.5/d, 0.5/d) rows from seed {}, as training started)\n", a.seed);
+  fmt::print("   (init: uniform [-1/d, 1/d) rows from seed {}, as training started)\n", a.seed);
   return kOk;
 }
 

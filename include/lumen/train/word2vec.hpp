@@ -64,7 +64,7 @@ class Word2Vec {
   Table table() const;           // the vocabulary and a copy of E
   TrainStatus status() const;
 
-  // The initial input table: uniform in [-0.5/d, 0.5/d) (word2vec's), drawn row by row from Rng(seed).
+  // The initial input table: uniform in [-1/d, 1/d) (fastText's), drawn row by row from Rng(seed).
   static Matrix init_input(std::size_t V, std::size_t d, std::uint64_t seed);
 
  private:

@@ -1,0 +1,181 @@
+// lumen train word2vec | lm and lumen claims, run as a user would: exit codes, JSON, files, Ctrl-C and resume.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run run(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " + kLumen + " " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Sentences about animals or about politics, never both.
+void write_corpus(const fs::path& p, int sentences) {
+  const char* animals[] = {"cat", "dog", "horse", "mouse", "cow", "sheep"};
+  const char* politics[] = {"parliament", "minister", "vote", "election", "senate", "law"};
+  std::ofstream out(p);
+  unsigned x = 12345;
+  for (int s = 0; s < sentences; ++s) {
+    const char** words = s % 2 ? politics : animals;
+    for (int i = 0; i < 8; ++i) {
+      x = x * 1103515245u + 12345u;
+      out << (i ? " " : "") << ((x >> 16) % 4 == 0 ? "The" : words[(x >> 8) % 6]);
+    }
+    out << "\n";
+  }
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() : path(fs::temp_directory_path() / ("lumen-cli-train-" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST(CliTrain, Word2vecWritesTableAndCounts) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 400);
+  const auto out = (d.path / "v.vec").string();
+  auto r = run("train word2vec " + (d.path / "c.txt").string() + " -o " + out +
+               " --dim 8 --epochs 2 --min-count 1 --lower --threads 1 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["V"], 13);  // 12 topic words + "the" (lower-cased)
+  EXPECT_EQ(j["d"], 8);
+  EXPECT_EQ(j["format"], "word2vec-text");
+  EXPECT_EQ(slurp(out).substr(0, 5), "13 8\n");
+  const auto counts = slurp(out + ".vocab");
+  EXPECT_EQ(counts.substr(0, 4), "the ");  // the most frequent word first
+}
+
+TEST(CliTrain, UsageAndInputErrors) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 50);
+  const auto c = (d.path / "c.txt").string(), out = (d.path / "v.vec").string();
+  EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --model glove").code, 2);
+  EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --dim 0").code, 2);
+  EXPECT_EQ(run("train word2vec " + c).code, 2);                                   // no -o
+  EXPECT_EQ(run("train").code, 2);                                                 // no trainer
+  EXPECT_EQ(run("train word2vec /nonexistent/c.txt -o " + out).code, 1);         // missing corpus
+  EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --min-count 100000").code, 1);  // empty vocabulary
+  EXPECT_EQ(run("train lm " + c + " -o " + out + " --optimizer rmsprop").code, 2);
+  EXPECT_EQ(run("train word2vec --resume " + c + " " + c + " -o " + out).code, 1);  // not a checkpoint
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliTrain, CtrlCWritesCheckpointAndResumeMatchesStraightRun) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 5000);
+  const auto c = (d.path / "c.txt").string();
+  const std::string opts = " --dim 16 --epochs 20 --min-count 1 --threads 1 --seed 3";
+  const auto straight = (d.path / "straight.vec").string(), resumed = (d.path / "resumed.vec").string();
+  ASSERT_EQ(run("train word2vec " + c + " -o " + straight + opts).code, 0);
+
+  const auto ckpt = resumed + ".ckpt";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    freopen("/dev/null", "w", stderr);
+    // Periodic checkpoints change nothing in the result; the first one tells the test that training runs.
+    execl(kLumen.c_str(), "lumen", "-q", "train", "word2vec", c.c_str(), "-o", resumed.c_str(), "--dim", "16",
+          "--epochs", "20", "--min-count", "1", "--threads", "1", "--seed", "3", "--checkpoint-every", "20000",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 2000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(WEXITSTATUS(status), 130);
+  ASSERT_TRUE(fs::exists(ckpt));
+  EXPECT_FALSE(fs::exists(resumed));
+  auto r = run("train word2vec --resume " + ckpt + " " + c + " -o " + resumed);
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(slurp(resumed), slurp(straight));
+  EXPECT_FALSE(fs::exists(resumed + ".ckpt"));  // finished: the checkpoint is removed
+}
+
+TEST(CliTrain, LmReportsHeldOutPerplexityAndWritesTables) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 1500);
+  const auto c = (d.path / "c.txt").string(), out = (d.path / "lm.vec").string();
+  auto r = run("train lm " + c + " -o " + out + " --no-tie --dim 8 --hidden 16 --context 2 --epochs 2 --lr 0.005 "
+               "--min-count 1 --json --threads 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["epochs"].size(), 2u);
+  EXPECT_EQ(j["tied"], false);
+  const double ppl = j["heldout_perplexity"];
+  EXPECT_GT(ppl, 1.0);
+  EXPECT_LT(ppl, 10.0);  // V = 15; the topic of a sentence makes it much easier than uniform
+  EXPECT_TRUE(fs::exists(out));
+  EXPECT_TRUE(fs::exists(out + ".out"));
+  EXPECT_EQ(slurp(out).substr(0, 5), "15 8\n");  // </s>, <unk>, 13 words
+}
+
+TEST(CliTrain, ClaimsUseTheDefaultTableOrSayHowToBuildIt) {
+  TempDir d;
+  write_corpus(d.path / "brown.txt", 3000);
+  const auto table = (d.path / "brown.vec").string();
+  ASSERT_EQ(run("train word2vec " + (d.path / "brown.txt").string() + " -o " + table +
+                " --dim 10 --epochs 5 --sample 0 --min-count 1 --lower --threads 1 --seed 1").code, 0);
+  auto r = run("claims --json --lm-tokens 3000 --dim 8 --hidden 8", "LUMEN_DEFAULT_TABLE=" + table);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["frequency_length"]["rows"], 13);
+  ASSERT_FALSE(j["pairs"].empty());
+  EXPECT_EQ(j["pairs"][0]["a"], "cat");
+  EXPECT_GT(double(j["pairs"][0]["trained"]), double(j["pairs"][1]["trained"]));  // cat~dog above cat~parliament
+  EXPECT_GT(double(j["tying"]["tied"]["heldout_perplexity"]), 1.0);
+  EXPECT_GT(double(j["tying"]["untied"]["heldout_perplexity"]), 1.0);
+  auto missing = run("claims --skip-lm", "LUMEN_DEFAULT_TABLE=" + (d.path / "none.vec").string());
+  EXPECT_EQ(missing.code, 1);
+  const std::string cmd = "LUMEN_DEFAULT_TABLE=/nonexistent/t.vec " + kLumen + " claims --skip-lm 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string err;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) err.append(buf.data(), n);
+  pclose(p);
+  EXPECT_NE(err.find("make-default-table.sh"), std::string::npos) << err;
+}
