@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark((std::string("ParseText/") + f).c_str(), open, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-  for (const char* f : {"small.safetensors", "large.safetensors", "tall.safetensors", "small.npy", "large.npy", "tall.npy"})
+  for (const char* f :
+       {"small.safetensors", "large.safetensors", "tall.safetensors", "small.npy", "large.npy", "tall.npy"})
     benchmark::RegisterBenchmark((std::string("Open/") + f).c_str(), open, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();

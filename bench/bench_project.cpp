@@ -25,7 +25,8 @@ Matrix synthetic(std::size_t n, std::size_t D, std::uint64_t seed) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t c = rng.below(clusters);
     for (std::size_t j = 0; j < D; ++j)
-      x[i * D + j] = centres[c * D + j] / std::sqrt(1.0f + static_cast<float>(j)) + static_cast<float>(rng.normal() * 0.5);
+      x[i * D + j] =
+          centres[c * D + j] / std::sqrt(1.0f + static_cast<float>(j)) + static_cast<float>(rng.normal() * 0.5);
   }
   return X;
 }
@@ -50,7 +51,12 @@ void BM_TsneGradient(benchmark::State& state) {
   const double theta = static_cast<double>(state.range(1)) / 10.0;
   for (auto _ : state) benchmark::DoNotOptimize(tsne_gradient(P, Y, 1.0, theta, grad));
 }
-BENCHMARK(BM_TsneGradient)->Args({5000, 5})->Args({5000, 0})->Args({50000, 5})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TsneGradient)
+    ->Args({5000, 5})
+    ->Args({5000, 0})
+    ->Args({50000, 5})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_Tsne(benchmark::State& state) {
   const Matrix X = synthetic(static_cast<std::size_t>(state.range(0)), 50, 4);

@@ -25,7 +25,8 @@ void check(bool ok, const char* what) {
 const lumen::Table& table() {
   static const lumen::Table t = [] {
     lumen::Table x;
-    const char* words[] = {"a", "b", "c", "d", "A", "Straße", "STRASSE", "é", "É", "x y", "king", "queen", "man", "woman"};
+    const char* words[] = {"a", "b", "c",   "d",    "A",     "Straße", "STRASSE",
+                           "é", "É", "x y", "king", "queen", "man",    "woman"};
     x.E = lumen::Matrix(std::size(words), 3);
     for (std::size_t r = 0; r < std::size(words); ++r) {
       x.vocab.add(words[r]);

@@ -42,7 +42,8 @@ bool in_range_or_nan(double v) { return std::isnan(v) || (v >= -1.0 && v <= 1.0)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto set = lumen::eval::parse_word_pairs(text, "fuzz.tsv");
-  for (std::size_t i = 1; i < set.pairs.size(); ++i) check(set.pairs[i].line > set.pairs[i - 1].line, "pair lines do not grow");
+  for (std::size_t i = 1; i < set.pairs.size(); ++i)
+    check(set.pairs[i].line > set.pairs[i - 1].line, "pair lines do not grow");
   try {
     const auto strict = lumen::eval::parse_word_pairs(text, "fuzz.tsv", true);
     check(set.malformed.empty(), "strict accepted a file with malformed lines");

@@ -32,20 +32,20 @@ struct Question {
 
 Question parse_question(const std::vector<std::string>& w, const std::string& where) {
   if (w.size() != 3 && w.size() != 4)
-    throw UsageError(fmt::format("{}: an analogy is three words A B C (and optionally the expected D), got {}",
-                                 where, w.size()));
+    throw UsageError(
+        fmt::format("{}: an analogy is three words A B C (and optionally the expected D), got {}", where, w.size()));
   return {w[0], w[1], w[2], w.size() == 4 ? w[3] : ""};
 }
 
-int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o,
-           bool json) {
+int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o, bool json) {
   const Id a = t.vocab.require(q.a), b = t.vocab.require(q.b), c = t.vocab.require(q.c);
   std::optional<Id> expected;
   if (!q.expect.empty()) expected = t.vocab.require(q.expect);
   const auto r = search::analogy(s, a, b, c, o, expected);
   if (json) {
     nlohmann::json answers = nlohmann::json::array();
-    for (const auto& n : r.answers) answers.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+    for (const auto& n : r.answers)
+      answers.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
     nlohmann::json j = {{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)},
                         {"a", q.a},
                         {"b", q.b},
@@ -60,8 +60,8 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
     print_json(j);
     return kOk;
   }
-  fmt::print("{} is to {} as {} is to ?   (3Cos{}{})\n", q.a, q.b, q.c, o.method == search::AnalogyMethod::add ? "Add" : "Mul",
-             o.exclude_inputs ? "" : ", inputs not excluded");
+  fmt::print("{} is to {} as {} is to ?   (3Cos{}{})\n", q.a, q.b, q.c,
+             o.method == search::AnalogyMethod::add ? "Add" : "Mul", o.exclude_inputs ? "" : ", inputs not excluded");
   std::size_t width = 5;
   for (const auto& n : r.answers) width = std::max(width, t.vocab.token(n.id).size());
   for (std::size_t i = 0; i < r.answers.size(); ++i) {
@@ -71,10 +71,8 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
                input ? "  (an input word)" : "");
   }
   if (expected) {
-    if (r.rank)
-      fmt::print("  expected '{}': rank {}\n", q.expect, *r.rank);
-    else
-      fmt::print("  expected '{}': not rankable (it is an input word, or outside --restrict)\n", q.expect);
+    if (r.rank) fmt::print("  expected '{}': rank {}\n", q.expect, *r.rank);
+    else fmt::print("  expected '{}': not rankable (it is an input word, or outside --restrict)\n", q.expect);
   }
   return kOk;
 }
@@ -89,7 +87,8 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
   cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen analogy glove.txt man king woman", "lumen analogy glove.txt man king woman --method mul --expect queen",
+  set_example(cmd, {"lumen analogy glove.txt man king woman",
+                    "lumen analogy glove.txt man king woman --method mul --expect queen",
                     "lumen analogy glove.txt man king woman --no-exclude -k 3",
                     "printf 'man king woman queen\\nparis france rome italy\\n' | lumen analogy glove.txt --json"});
   return [a]() {
@@ -129,18 +128,16 @@ Action setup(CLI::App& cmd) {
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;  // in a batch, an unknown word fails its own question only
-        if (a->json)
-          print_json({{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)}, {"error", e.what()}});
-        else
-          fmt::print(stderr, "lumen: {}\n", e.what());
+        if (a->json) print_json({{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)}, {"error", e.what()}});
+        else fmt::print(stderr, "lumen: {}\n", e.what());
       }
     }
     return code;
   };
 }
 
-const Register reg("analogy", "A is to B as C is to ? (3CosAdd or 3CosMul; inputs excluded unless --no-exclude)",
-                   setup, 31);
+const Register reg("analogy", "A is to B as C is to ? (3CosAdd or 3CosMul; inputs excluded unless --no-exclude)", setup,
+                   31);
 
 }  // namespace
 }  // namespace lumen::cli

@@ -28,11 +28,14 @@ int run_convert(const ConvertArgs& a) {
   w.tensor = a.out_tensor;
   io::write_table(t, a.out, to, w);
   std::vector<std::string> files{a.out};
-  if (to == io::Format::projector_tsv) files.push_back(a.out_vocab.empty() ? io::projector_metadata_path(a.out) : a.out_vocab);
+  if (to == io::Format::projector_tsv)
+    files.push_back(a.out_vocab.empty() ? io::projector_metadata_path(a.out) : a.out_vocab);
   if (to == io::Format::npy) {
     bool numbered = true;
-    for (std::size_t r = 0; r < t.V() && numbered; ++r) numbered = t.vocab.token(static_cast<Id>(r)) == std::to_string(r);
-    if (!numbered || !a.out_vocab.empty()) files.push_back(a.out_vocab.empty() ? io::npy_vocab_path(a.out) : a.out_vocab);
+    for (std::size_t r = 0; r < t.V() && numbered; ++r)
+      numbered = t.vocab.token(static_cast<Id>(r)) == std::to_string(r);
+    if (!numbered || !a.out_vocab.empty())
+      files.push_back(a.out_vocab.empty() ? io::npy_vocab_path(a.out) : a.out_vocab);
   }
   if (a.json) {
     print_json({{"in", a.in.path},
@@ -56,8 +59,9 @@ const Register reg(
       auto a = std::make_shared<ConvertArgs>();
       add_table_options(cmd, a->in);
       cmd.get_option("table")->required();
-      cmd.add_option("out", a->out, "Output file (format from its extension: .txt/.vec .bin .glove .safetensors .npy "
-                                    ".tsv, or --to)")
+      cmd.add_option("out", a->out,
+                     "Output file (format from its extension: .txt/.vec .bin .glove .safetensors .npy "
+                     ".tsv, or --to)")
           ->required();
       cmd.add_option("--to", a->to,
                      "Output format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");

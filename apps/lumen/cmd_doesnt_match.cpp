@@ -63,10 +63,8 @@ Action setup(CLI::App& cmd) {
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;
-        if (a->json)
-          print_json({{"words", words}, {"error", e.what()}});
-        else
-          fmt::print(stderr, "lumen: {}\n", e.what());
+        if (a->json) print_json({{"words", words}, {"error", e.what()}});
+        else fmt::print(stderr, "lumen: {}\n", e.what());
       }
     }
     return code;

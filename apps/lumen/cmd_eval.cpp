@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <iterator>
-#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,8 +108,11 @@ std::string percent(double x) { return std::isnan(x) ? std::string("-") : fmt::f
 std::string number(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.4f}", x); }
 
 nlohmann::json tally_json(const eval::AnalogyTally& t) {
-  return {{"name", t.name},          {"correct", t.correct}, {"answered", t.answered},
-          {"skipped", t.skipped},    {"accuracy", t.accuracy()}};
+  return {{"name", t.name},
+          {"correct", t.correct},
+          {"answered", t.answered},
+          {"skipped", t.skipped},
+          {"accuracy", t.accuracy()}};
 }
 
 // ---- analogies ------------------------------------------------------------------------------------------
@@ -118,22 +121,24 @@ nlohmann::json analogy_json(const std::string& table, const std::string& file, c
                             const eval::AnalogyResult& r, const eval::AnalogyOptions& o) {
   nlohmann::json sections = nlohmann::json::array();
   for (const auto& s : r.sections) sections.push_back(tally_json(s));
-  nlohmann::json j = {{"table", table},
-                      {"file", file},
-                      {"method", o.method == eval::AnalogyMethod::add ? "add" : "mul"},
-                      {"exclude_inputs", o.exclude},
-                      {"case_insensitive", o.case_insensitive},
-                      {"restrict", r.rows},
-                      {"accuracy", r.total.accuracy()},
-                      {"correct", r.total.correct},
-                      {"answered", r.total.answered},
-                      {"skipped", r.total.skipped},
-                      {"questions", r.total.answered + r.total.skipped},
-                      {"sections", sections},
-                      {"semantic", tally_json(r.semantic)},
-                      {"syntactic", tally_json(r.syntactic)},
-                      {"top_is_input", r.total.answered ? static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered) : 0.0},
-                      {"malformed", malformed_json(set.malformed)}};
+  nlohmann::json j = {
+      {"table", table},
+      {"file", file},
+      {"method", o.method == eval::AnalogyMethod::add ? "add" : "mul"},
+      {"exclude_inputs", o.exclude},
+      {"case_insensitive", o.case_insensitive},
+      {"restrict", r.rows},
+      {"accuracy", r.total.accuracy()},
+      {"correct", r.total.correct},
+      {"answered", r.total.answered},
+      {"skipped", r.total.skipped},
+      {"questions", r.total.answered + r.total.skipped},
+      {"sections", sections},
+      {"semantic", tally_json(r.semantic)},
+      {"syntactic", tally_json(r.syntactic)},
+      {"top_is_input",
+       r.total.answered ? static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered) : 0.0},
+      {"malformed", malformed_json(set.malformed)}};
   return j;
 }
 
@@ -158,9 +163,8 @@ void print_analogy_report(const std::string& table, const std::string& file, con
   }
   row(r.total);
   if (!o.exclude || r.top_is_input > 0)
-    fmt::print("the best candidate is one of the three inputs in {} of {} answered questions ({}){}\n",
-               r.top_is_input, r.total.answered,
-               percent(static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered)),
+    fmt::print("the best candidate is one of the three inputs in {} of {} answered questions ({}){}\n", r.top_is_input,
+               r.total.answered, percent(static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered)),
                o.exclude ? " (excluded, as the standard evaluation does)" : "");
 }
 
@@ -228,15 +232,14 @@ int run_analogies(const EvalArgs& a) {
     fmt::print("{:<{}}", tables[t], w);
     for (std::size_t f = 0; f < files.size(); ++f) {
       const auto& r = grid[t][f];
-      const std::string cell = r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct,
-                                               r->total.answered)
-                                 : std::string("no questions answered");
+      const std::string cell =
+          r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct, r->total.answered)
+            : std::string("no questions answered");
       fmt::print("  {:>{}}", cell, cw[f]);
     }
     fmt::print("\n");
   }
-  fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n",
-             a.restrict);
+  fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n", a.restrict);
   for (std::size_t t = 0; t < tables.size(); ++t)
     for (std::size_t f = 0; f < files.size(); ++f)
       if (!errors[t][f].empty()) fmt::print(stderr, "lumen: {}\n", errors[t][f]);
@@ -301,8 +304,8 @@ int run_similarity(const EvalArgs& a) {
     const auto& r = *grid[0][0];
     fmt::print("{} on {}: the first {} rows, {}\n", files[0], tables[0], r.rows,
                o.case_insensitive ? "case-insensitive" : "case-sensitive");
-    fmt::print("pearson   {}\nspearman  {}\npairs     {} scored, {} with an unknown word (OOV {})\n",
-               number(r.pearson), number(r.spearman), r.pairs, r.oov, percent(r.oov_ratio()));
+    fmt::print("pearson   {}\nspearman  {}\npairs     {} scored, {} with an unknown word (OOV {})\n", number(r.pearson),
+               number(r.spearman), r.pairs, r.oov, percent(r.oov_ratio()));
     if (r.pairs < 2) fmt::print("(a correlation needs at least 2 pairs)\n");
     return kOk;
   }
@@ -319,9 +322,9 @@ int run_similarity(const EvalArgs& a) {
     fmt::print("{:<{}}", tables[t], w);
     for (std::size_t f = 0; f < files.size(); ++f) {
       const auto& r = grid[t][f];
-      const std::string cell = r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson),
-                                               percent(r->oov_ratio()))
-                                 : std::string("no pairs in vocabulary");
+      const std::string cell =
+          r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson), percent(r->oov_ratio()))
+            : std::string("no pairs in vocabulary");
       fmt::print("  {:>{}}", cell, cw[f]);
     }
     fmt::print("\n");
@@ -334,8 +337,9 @@ int run_similarity(const EvalArgs& a) {
 // ---- the command ----------------------------------------------------------------------------------------
 
 void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
-  sub.add_option("inputs", a.inputs, std::string("TABLE... FILE: tables, then one ") + file_kind +
-                                          " (or only tables, with --files); FILE - reads stdin")
+  sub.add_option("inputs", a.inputs,
+                 std::string("TABLE... FILE: tables, then one ") + file_kind +
+                     " (or only tables, with --files); FILE - reads stdin")
       ->required();
   sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
   sub.add_option("--restrict", a.restrict,
@@ -364,7 +368,8 @@ Action setup(CLI::App& cmd) {
                     "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json"});
   CLI::App* sim = cmd.add_subcommand("similarity", "Pearson and Spearman against human similarity scores, as gensim");
   add_common(*sim, *args, "pairs file");
-  set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv", "grep -v '^#' simlex999.txt | lumen eval similarity glove.vec -",
+  set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv",
+                     "grep -v '^#' simlex999.txt | lumen eval similarity glove.vec -",
                      "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
   set_example(cmd, {"lumen eval analogies glove.vec questions-words.txt",
                     "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});

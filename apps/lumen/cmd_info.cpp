@@ -52,22 +52,24 @@ int run_info(const InfoArgs& a) {
              s.zero_rows ? fmt::format("  ({} zero rows)", s.zero_rows) : "");
   fmt::print("nan / inf   {} / {}{}\n", s.nan, s.inf,
              s.nonfinite_rows ? fmt::format("  (in {} rows, left out of the norms)", s.nonfinite_rows) : "");
-  fmt::print("duplicates  {}{}\n", report.duplicates,
-             report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");
+  fmt::print(
+      "duplicates  {}{}\n", report.duplicates,
+      report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");
   if (report.repaired_tokens) fmt::print("repaired    {} tokens with invalid UTF-8\n", report.repaired_tokens);
   return kOk;
 }
 
-const Register reg("info", "Describe a table file: format, V x d, dtype, bytes, row norms, NaN/Inf, duplicates",
-                   [](CLI::App& cmd) -> Action {
-                     auto a = std::make_shared<InfoArgs>();
-                     add_table_options(cmd, a->table);
-                     cmd.get_option("table")->required();
-                     add_json_flag(cmd, a->json);
-                     set_example(cmd, {"lumen info glove.6B.100d.txt", "lumen info model.safetensors --json"});
-                     return [a] { return run_info(*a); };
-                   },
-                   20);
+const Register reg(
+    "info", "Describe a table file: format, V x d, dtype, bytes, row norms, NaN/Inf, duplicates",
+    [](CLI::App& cmd) -> Action {
+      auto a = std::make_shared<InfoArgs>();
+      add_table_options(cmd, a->table);
+      cmd.get_option("table")->required();
+      add_json_flag(cmd, a->json);
+      set_example(cmd, {"lumen info glove.6B.100d.txt", "lumen info model.safetensors --json"});
+      return [a] { return run_info(*a); };
+    },
+    20);
 
 }  // namespace
 }  // namespace lumen::cli

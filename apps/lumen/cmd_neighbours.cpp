@@ -58,9 +58,10 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
   cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen neighbours glove.txt king -k 5", "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
-                    "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
-                    "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
+  set_example(cmd,
+              {"lumen neighbours glove.txt king -k 5", "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
+               "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
+               "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
   return [a]() {
     if (a->table.path.empty()) throw UsageError("neighbours needs a TABLE");
     const search::Metric metric = search::parse_metric(a->metric);
@@ -127,17 +128,17 @@ Action setup(CLI::App& cmd) {
     for (std::size_t i = 0; i < a->words.size(); ++i) {
       if (!ids[i]) {
         code = kInputError;
-        if (a->json)
-          print_json({{"query", a->words[i]}, {"error", errors[i]}});
-        else
-          fmt::print(stderr, "lumen: {}\n", errors[i]);
+        if (a->json) print_json({{"query", a->words[i]}, {"error", errors[i]}});
+        else fmt::print(stderr, "lumen: {}\n", errors[i]);
         continue;
       }
       if (a->json)
-        print_json({{"query", a->words[i]}, {"id", *ids[i]}, {"metric", search::metric_name(metric)},
-                    {"approx", a->approx}, {"neighbours", neighbours_json(t, results[i])}});
-      else
-        print_text(t, a->words[i], metric, a->approx, results[i]);
+        print_json({{"query", a->words[i]},
+                    {"id", *ids[i]},
+                    {"metric", search::metric_name(metric)},
+                    {"approx", a->approx},
+                    {"neighbours", neighbours_json(t, results[i])}});
+      else print_text(t, a->words[i], metric, a->approx, results[i]);
     }
     return code;
   };

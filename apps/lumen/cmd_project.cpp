@@ -91,7 +91,8 @@ std::vector<std::string> read_words(const std::string& path) {
 }
 
 std::string csv_field(const std::string& s) {
-  const bool quote = s.find_first_of(",\"\n\r") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+  const bool quote =
+      s.find_first_of(",\"\n\r") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
   if (!quote) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -133,7 +134,8 @@ nlohmann::json summary_json(const project::Map& m, const Table& t, const Project
 nlohmann::json points_json(const project::Map& m, const Table& t, const std::vector<std::uint8_t>& hl) {
   nlohmann::json pts = nlohmann::json::array();
   for (std::size_t i = 0; i < m.rows.size(); ++i) {
-    nlohmann::json p = {{"token", t.vocab.token(m.rows[i])}, {"id", m.rows[i]}, {"x", m.xy[2 * i]}, {"y", m.xy[2 * i + 1]}};
+    nlohmann::json p = {
+        {"token", t.vocab.token(m.rows[i])}, {"id", m.rows[i]}, {"x", m.xy[2 * i]}, {"y", m.xy[2 * i + 1]}};
     if (hl[i]) p["highlight"] = true;
     pts.push_back(std::move(p));
   }
@@ -143,42 +145,56 @@ nlohmann::json points_json(const project::Map& m, const Table& t, const std::vec
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ProjectArgs>();
   add_table_options(cmd, a->table);
-  cmd.add_option("--method", a->method, "pca (linear, deterministic) or tsne (clusters; sizes and distances mean nothing)")
+  cmd.add_option("--method", a->method,
+                 "pca (linear, deterministic) or tsne (clusters; sizes and distances mean nothing)")
       ->capture_default_str();
   cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)");
   cmd.add_option("--words", a->words_file, "Map only the words in FILE, one per line ('-': stdin)");
-  cmd.add_option("--highlight", a->highlight, "Words to mark and always label: w1,w2,... (added to the map if missing)");
-  cmd.add_option("-o,--output", a->out, "OUT.csv (token,x,y), OUT.json, OUT.svg or OUT.png (none: CSV or JSON on stdout)");
+  cmd.add_option("--highlight", a->highlight,
+                 "Words to mark and always label: w1,w2,... (added to the map if missing)");
+  cmd.add_option("-o,--output", a->out,
+                 "OUT.csv (token,x,y), OUT.json, OUT.svg or OUT.png (none: CSV or JSON on stdout)");
   cmd.add_option("--seed", a->seed, "t-SNE: seed of the first map")->capture_default_str();
   cmd.add_option("--seeds", a->seeds, "t-SNE: make K maps (seeds S..S+K-1) and report how much they agree")
-      ->capture_default_str()->check(CLI::Range(1, 100));
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   cmd.add_option("--perplexity", a->perplexity, "t-SNE: effective number of neighbours (k = 3 x perplexity)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd.add_option("--iterations", a->iterations, "t-SNE: optimisation steps (the first 250 with early exaggeration)")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
-  cmd.add_option("--theta", a->theta, "t-SNE: Barnes-Hut opening angle (0: exact gradient)")->capture_default_str()
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd.add_option("--theta", a->theta, "t-SNE: Barnes-Hut opening angle (0: exact gradient)")
+      ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   cmd.add_option("--metric", a->metric, "Neighbours in the table by cosine or euclidean")->capture_default_str();
   cmd.add_option("--init", a->init, "t-SNE start: pca (stable across seeds) or random (as the Embedding Projector)")
       ->capture_default_str();
   cmd.add_option("--sample", a->sample, "Honesty numbers over a seeded sample of at most N points (0: skip them)")
       ->capture_default_str();
-  cmd.add_option("--labels", a->labels, "Pictures: label at most N words besides the highlighted ones (most frequent first)")
+  cmd.add_option("--labels", a->labels,
+                 "Pictures: label at most N words besides the highlighted ones (most frequent first)")
       ->capture_default_str();
-  cmd.add_option("--width", a->width, "Picture width (pixels or points)")->capture_default_str()->check(CLI::Range(200, 20000));
+  cmd.add_option("--width", a->width, "Picture width (pixels or points)")
+      ->capture_default_str()
+      ->check(CLI::Range(200, 20000));
   cmd.add_option("--height", a->height, "Picture height")->capture_default_str()->check(CLI::Range(200, 20000));
   cmd.add_option("--title", a->title, "Picture title (default: method and table)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen project toy --method pca -o toy.png",
-                    "lumen project glove.txt --method tsne --top 5000 --highlight king,queen,paris --seeds 3 -o map.svg",
-                    "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json"});
+  set_example(cmd,
+              {"lumen project toy --method pca -o toy.png",
+               "lumen project glove.txt --method tsne --top 5000 --highlight king,queen,paris --seeds 3 -o map.svg",
+               "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json"});
   return [a]() {
     if (a->table.path.empty()) throw UsageError("project needs a TABLE");
     const project::Method method = project::parse_method(a->method);
-    if (a->metric != "cosine" && a->metric != "euclidean") throw UsageError(fmt::format("unknown metric '{}' (cosine or euclidean)", a->metric));
-    if (a->init != "pca" && a->init != "random") throw UsageError(fmt::format("unknown --init '{}' (pca or random)", a->init));
+    if (a->metric != "cosine" && a->metric != "euclidean")
+      throw UsageError(fmt::format("unknown metric '{}' (cosine or euclidean)", a->metric));
+    if (a->init != "pca" && a->init != "random")
+      throw UsageError(fmt::format("unknown --init '{}' (pca or random)", a->init));
     if (a->top != 0 && !a->words_file.empty()) throw UsageError("--top and --words choose the rows two ways: give one");
-    if (method == project::Method::pca && a->seeds > 1) throw UsageError("--seeds goes with --method tsne (PCA has no seed)");
+    if (method == project::Method::pca && a->seeds > 1)
+      throw UsageError("--seeds goes with --method tsne (PCA has no seed)");
     std::string ext;
     if (!a->out.empty()) {
       ext = extension(a->out);
@@ -248,18 +264,21 @@ Action setup(CLI::App& cmd) {
       std::iota(d.priority.begin(), d.priority.end(), 0);
       std::stable_sort(d.priority.begin(), d.priority.end(), [&](std::int32_t x, std::int32_t y) {
         const Id ix = m.rows[static_cast<std::size_t>(x)], iy = m.rows[static_cast<std::size_t>(y)];
-        if (t.vocab.has_counts() && t.vocab.count(ix) != t.vocab.count(iy)) return t.vocab.count(ix) > t.vocab.count(iy);
+        if (t.vocab.has_counts() && t.vocab.count(ix) != t.vocab.count(iy))
+          return t.vocab.count(ix) > t.vocab.count(iy);
         return ix < iy;
       });
       project::PlotOptions po;
-      po.title = !a->title.empty() ? a->title
-                                    : fmt::format("{} of {} ({} words)", method == project::Method::pca ? "PCA" : "t-SNE",
-                                                  std::filesystem::path(t.source).filename().string(), m.rows.size());
+      po.title = !a->title.empty()
+                     ? a->title
+                     : fmt::format("{} of {} ({} words)", method == project::Method::pca ? "PCA" : "t-SNE",
+                                   std::filesystem::path(t.source).filename().string(), m.rows.size());
       po.caption = caption;
       po.width = a->width;
       po.height = a->height;
       po.max_labels = a->labels;
-      write_file_atomic(a->out, project::render_plot(d, po, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
+      write_file_atomic(
+          a->out, project::render_plot(d, po, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
     }
 
     if (a->json) {
@@ -277,8 +296,9 @@ Action setup(CLI::App& cmd) {
   };
 }
 
-const Register reg("project", "Maps of a table: PCA or t-SNE as CSV, JSON, SVG or PNG, with the numbers to trust them by",
-                   setup, 60);
+const Register reg("project",
+                   "Maps of a table: PCA or t-SNE as CSV, JSON, SVG or PNG, with the numbers to trust them by", setup,
+                   60);
 
 }  // namespace
 }  // namespace lumen::cli

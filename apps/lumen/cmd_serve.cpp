@@ -22,8 +22,11 @@ Action setup(CLI::App& cmd) {
   };
   auto o = std::make_shared<Opts>();
   add_table_options(cmd, o->table);
-  cmd.add_option("--port", o->server.port, "Port to listen on (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
-  cmd.add_option("--host", o->server.host, "Address to bind (loopback unless you say otherwise)")->capture_default_str();
+  cmd.add_option("--port", o->server.port, "Port to listen on (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd.add_option("--host", o->server.host, "Address to bind (loopback unless you say otherwise)")
+      ->capture_default_str();
   add_json_flag(cmd, o->json);
   set_example(cmd, {"lumen serve                          # the default table on http://127.0.0.1:8080/",
                     "lumen serve glove.6B.100d.txt --port 9000"});
@@ -36,7 +39,8 @@ Action setup(CLI::App& cmd) {
     const int port = server.start();
     const std::string url = fmt::format("http://{}:{}/", o->server.host, port);
     if (o->json) {
-      print_json({{"url", url}, {"port", port}, {"host", o->server.host}, {"V", api.table().V()}, {"d", api.table().d()}});
+      print_json(
+          {{"url", url}, {"port", port}, {"host", o->server.host}, {"V", api.table().V()}, {"d", api.table().d()}});
     } else {
       fmt::print("lumen explorer on {} ({} × {} table {}): open it in a browser; Ctrl-C stops.\n", url, api.table().V(),
                  api.table().d(), api.table().source);

@@ -42,7 +42,8 @@ Action setup(CLI::App& cmd) {
         std::istringstream in(line);
         std::vector<std::string> w;
         for (std::string x; in >> x;) w.push_back(x);
-        if (w.size() != 2) throw UsageError(fmt::format("stdin line {}: expected two words, got {}", line_no, w.size()));
+        if (w.size() != 2)
+          throw UsageError(fmt::format("stdin line {}: expected two words, got {}", line_no, w.size()));
         pairs.emplace_back(w[0], w[1]);
       }
       if (pairs.empty()) throw UsageError("no words given (on the command line or stdin)");
@@ -55,16 +56,18 @@ Action setup(CLI::App& cmd) {
         const Id i = t.vocab.require(w1), j = t.vocab.require(w2);
         const float score = s.similarity(i, j, metric);
         if (a->json)
-          print_json({{"w1", w1}, {"w2", w2}, {"id1", i}, {"id2", j}, {"metric", search::metric_name(metric)}, {"score", score}});
-        else
-          fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
+          print_json({{"w1", w1},
+                      {"w2", w2},
+                      {"id1", i},
+                      {"id2", j},
+                      {"metric", search::metric_name(metric)},
+                      {"score", score}});
+        else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;
-        if (a->json)
-          print_json({{"w1", w1}, {"w2", w2}, {"error", e.what()}});
-        else
-          fmt::print(stderr, "lumen: {}\n", e.what());
+        if (a->json) print_json({{"w1", w1}, {"w2", w2}, {"error", e.what()}});
+        else fmt::print(stderr, "lumen: {}\n", e.what());
       }
     }
     return code;

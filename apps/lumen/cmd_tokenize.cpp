@@ -75,10 +75,8 @@ int tokenize_file(const text::Tokenizer& tok, const TokenizeArgs& a) {
     tok.encode(lines[i], ids, !a.no_specials);
     tokens += ids.size();
     if (!a.count) {
-      if (a.json)
-        print_json({{"line", i + 1}, {"ids", ids}, {"pieces", pieces_json(tok, ids)}});
-      else
-        print_ids(tok, lines[i], ids, true);
+      if (a.json) print_json({{"line", i + 1}, {"ids", ids}, {"pieces", pieces_json(tok, ids)}});
+      else print_ids(tok, lines[i], ids, true);
     }
     if ((i & 1023) == 0) progress.update(i);
   }
@@ -87,8 +85,13 @@ int tokenize_file(const text::Tokenizer& tok, const TokenizeArgs& a) {
   const double mb_s = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0.0;
   if (a.count) {
     if (a.json)
-      print_json({{"file", a.file}, {"tokenizer", tok.source}, {"lines", lines.size()}, {"bytes", bytes},
-                  {"tokens", tokens}, {"seconds", seconds}, {"mb_per_s", mb_s}});
+      print_json({{"file", a.file},
+                  {"tokenizer", tok.source},
+                  {"lines", lines.size()},
+                  {"bytes", bytes},
+                  {"tokens", tokens},
+                  {"seconds", seconds},
+                  {"mb_per_s", mb_s}});
     else
       fmt::print("{}: {} lines, {} bytes, {} tokens ({:.2f} bytes/token); encoded in {:.3f} s, {:.1f} MB/s\n", a.file,
                  lines.size(), bytes, tokens, tokens ? static_cast<double>(bytes) / static_cast<double>(tokens) : 0.0,
@@ -122,7 +125,8 @@ Action setup(CLI::App& cmd) {
   cmd.add_flag("--no-specials", a->no_specials, "Special tokens such as <|endoftext|> are ordinary text");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen tokenize \"The cat sat\"", "lumen tokenize --ids \"The cat sat\"",
-                    "lumen tokenize --decode 464 3797 3332", "lumen tokenize --tokenizer llama3/tokenizer.json --json \"Hello\"",
+                    "lumen tokenize --decode 464 3797 3332",
+                    "lumen tokenize --tokenizer llama3/tokenizer.json --json \"Hello\"",
                     "lumen tokenize --file corpus.txt --count"});
   return [a]() -> int {
     if (a->json) Progress::set_enabled(false);
@@ -146,19 +150,15 @@ Action setup(CLI::App& cmd) {
         for (std::string w; in >> w;) ids.push_back(parse_id(w));
       }
       const std::string out = tok->decode(ids);  // IdError (exit 1) names a bad id and its position
-      if (a->json)
-        print_json({{"ids", ids}, {"text", out}, {"pieces", pieces_json(*tok, ids)}});
-      else
-        fmt::print("{}\n", out);
+      if (a->json) print_json({{"ids", ids}, {"text", out}, {"pieces", pieces_json(*tok, ids)}});
+      else fmt::print("{}\n", out);
       return kOk;
     }
     nlohmann::json all = nlohmann::json::array();
     for (const auto& t : a->texts) {
       const auto ids = tok->encode(t, !a->no_specials);
-      if (a->json)
-        all.push_back({{"text", t}, {"ids", ids}, {"pieces", pieces_json(*tok, ids)}});
-      else
-        print_ids(*tok, t, ids, a->ids_only);
+      if (a->json) all.push_back({{"text", t}, {"ids", ids}, {"pieces", pieces_json(*tok, ids)}});
+      else print_ids(*tok, t, ids, a->ids_only);
     }
     if (a->json) print_json({{"tokenizer", tok->source}, {"vocab_size", tok->size()}, {"texts", all}});
     return kOk;

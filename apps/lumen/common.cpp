@@ -15,7 +15,8 @@ namespace lumen::cli {
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   if (positional) cmd.add_option("table", args.path, "Table file (any format lumen reads) or a built-in name");
   cmd.add_option("--format", args.format,
-                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv (default: detect)");
+                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv "
+                 "(default: detect)");
   cmd.add_option("--dtype", args.dtype, "Storage type: f32, f16, bf16")->capture_default_str();
   cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)");
   cmd.add_option("--tensor", args.tensor, "safetensors: the tensor to read (default: a conventional embedding name)");
@@ -39,10 +40,11 @@ std::string default_table_path() {
 std::string require_default_table() {
   const std::string p = default_table_path();
   if (!std::filesystem::exists(p))
-    throw InputError(fmt::format("no table given, and the default table {} is not built yet: run "
-                                 "`bash scripts/make-default-table.sh` (about a minute: it trains it on the Brown "
-                                 "corpus), or name a table file",
-                                 p));
+    throw InputError(
+        fmt::format("no table given, and the default table {} is not built yet: run "
+                    "`bash scripts/make-default-table.sh` (about a minute: it trains it on the Brown "
+                    "corpus), or name a table file",
+                    p));
   return p;
 }
 

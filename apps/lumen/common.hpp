@@ -12,14 +12,14 @@ namespace lumen::cli {
 
 // Options common to commands that read a table: the path (or a built-in name) and how to read it.
 struct TableArgs {
-  std::string path;          // empty: the default table
-  std::string format;        // empty: detect from content
+  std::string path;    // empty: the default table
+  std::string format;  // empty: detect from content
   std::string dtype = "f32";
-  std::size_t limit = 0;     // 0: all rows
-  std::string tensor;        // safetensors tensor name
-  std::string vocab;         // vocabulary file for .npy
+  std::size_t limit = 0;  // 0: all rows
+  std::string tensor;     // safetensors tensor name
+  std::string vocab;      // vocabulary file for .npy
   std::string unicode_errors = "strict";
-  std::string tokenizer;     // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
+  std::string tokenizer;  // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
 };
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg.

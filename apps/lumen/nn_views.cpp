@@ -159,8 +159,9 @@ std::string init_stats_text(const nn::InitStats& s) {
   line("std of row . row    std^2*sqrt(d)", s.predicted_dot_std, s.measured_dot_std);
   line("  with sqrt(d) scale std^2*d*sqrt(d)", s.predicted_scaled_dot_std, s.measured_scaled_dot_std);
   t += fmt::format("  mean of row . row (expected 0): {:.3g}\n", s.measured_dot_mean);
-  t += fmt::format("\n  Unscaled, dot products (the logits of a tied head) are about {:.3g}: the softmax starts near uniform.\n",
-                   s.measured_dot_std);
+  t += fmt::format(
+      "\n  Unscaled, dot products (the logits of a tied head) are about {:.3g}: the softmax starts near uniform.\n",
+      s.measured_dot_std);
   t += fmt::format("  Scaled by sqrt(d) = {:.3g} (the original transformer's trick), they are about {:.3g}{}\n",
                    std::sqrt(static_cast<double>(o.d)), s.measured_scaled_dot_std,
                    s.measured_scaled_dot_std > 1 ? ": a softmax over them is far from uniform." : ".");

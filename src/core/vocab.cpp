@@ -85,7 +85,8 @@ void Vocab::truncate(std::size_t n) {
   if (n >= tokens_.size()) return;
   for (std::size_t i = n; i < tokens_.size(); ++i) index_.erase(tokens_[i]);
   tokens_.resize(n);
-  if (index_.size() > n) std::erase_if(index_, [n](const auto& kv) { return kv.second >= static_cast<Id>(n); });  // aliases
+  if (index_.size() > n)
+    std::erase_if(index_, [n](const auto& kv) { return kv.second >= static_cast<Id>(n); });  // aliases
   if (has_counts_) counts_.resize(n);
 }
 

@@ -173,9 +173,9 @@ AnalogyResult evaluate_analogies(const Table& table, const AnalogySet& set, cons
       for (std::size_t i = b; i < e; ++i) unit_row(table.E, r0 + i, norms[r0 + i], &U[i * d]);
     });
     // T (nw, n) = W (nw, d) · U (n, d)^T
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(nw), static_cast<int>(n),
-                static_cast<int>(d), 1.0f, W.data(), static_cast<int>(d), U.data(), static_cast<int>(d), 0.0f,
-                T.data(), static_cast<int>(n));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(nw), static_cast<int>(n), static_cast<int>(d),
+                1.0f, W.data(), static_cast<int>(d), U.data(), static_cast<int>(d), 0.0f, T.data(),
+                static_cast<int>(n));
     parallel_for(nq, threads, [&](std::size_t b, std::size_t e, std::size_t t) {
       std::uint32_t* idx = scratch[t].data();
       for (std::size_t q = b; q < e; ++q) {

@@ -19,7 +19,8 @@ std::size_t add_above(const float* sa, const float* sb, const float* sc, std::si
   std::size_t m = 0, i = 0;
   const __m256 t = _mm256_set1_ps(threshold);
   for (; i + 8 <= n; i += 8) {
-    const __m256 s = _mm256_sub_ps(_mm256_add_ps(_mm256_loadu_ps(sb + i), _mm256_loadu_ps(sc + i)), _mm256_loadu_ps(sa + i));
+    const __m256 s =
+        _mm256_sub_ps(_mm256_add_ps(_mm256_loadu_ps(sb + i), _mm256_loadu_ps(sc + i)), _mm256_loadu_ps(sa + i));
     const unsigned mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(s, t, _CMP_GT_OQ)));
     if (mask) m = emit(mask, i, idx, m);
   }

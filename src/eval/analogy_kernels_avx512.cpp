@@ -19,7 +19,8 @@ std::size_t add_above(const float* sa, const float* sb, const float* sc, std::si
   std::size_t m = 0, i = 0;
   const __m512 t = _mm512_set1_ps(threshold);
   for (; i + 16 <= n; i += 16) {
-    const __m512 s = _mm512_sub_ps(_mm512_add_ps(_mm512_loadu_ps(sb + i), _mm512_loadu_ps(sc + i)), _mm512_loadu_ps(sa + i));
+    const __m512 s =
+        _mm512_sub_ps(_mm512_add_ps(_mm512_loadu_ps(sb + i), _mm512_loadu_ps(sc + i)), _mm512_loadu_ps(sa + i));
     const unsigned mask = static_cast<unsigned>(_mm512_cmp_ps_mask(s, t, _CMP_GT_OQ));
     if (mask) m = emit(mask, i, idx, m);
   }

@@ -47,7 +47,9 @@ std::vector<double> average_ranks(std::span<const double> x) {
 }
 
 double spearman(std::span<const double> x, std::span<const double> y) {
-  auto has_nan = [](std::span<const double> v) { return std::any_of(v.begin(), v.end(), [](double e) { return std::isnan(e); }); };
+  auto has_nan = [](std::span<const double> v) {
+    return std::any_of(v.begin(), v.end(), [](double e) { return std::isnan(e); });
+  };
   if (has_nan(x) || has_nan(y)) return std::numeric_limits<double>::quiet_NaN();  // scipy: nan_policy='propagate'
   const auto rx = average_ranks(x), ry = average_ranks(y);
   return pearson(rx, ry);

@@ -57,8 +57,7 @@ void encode(std::uint32_t cp, std::string& out) {
 
 bool is_space(std::uint32_t cp) {
   return (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x20) || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f ||
-         cp == 0x3000;
+         (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f || cp == 0x3000;
 }
 
 // Length of the code point at s[i] for scanning valid text (1 for a stray byte, so scanning always advances).
@@ -103,7 +102,8 @@ std::optional<std::string> unicode_upper(std::string_view s) {
     i += n;
     const auto* first = detail::kUpperTable;
     const auto* last = detail::kUpperTable + detail::kUpperTableSize;
-    const auto* it = std::lower_bound(first, last, cp, [](const detail::UpperEntry& e, std::uint32_t c) { return e.cp < c; });
+    const auto* it =
+        std::lower_bound(first, last, cp, [](const detail::UpperEntry& e, std::uint32_t c) { return e.cp < c; });
     if (it != last && it->cp == cp) {
       for (std::uint32_t k = 0; k < it->n; ++k) encode(it->up[k], out);
     } else {

@@ -6,9 +6,9 @@
 namespace lumen::eval::detail {
 
 struct UpperEntry {
-  std::uint32_t cp;      // the code point
-  std::uint32_t n;       // how many code points its upper case has (1..3)
-  std::uint32_t up[3];   // its upper case
+  std::uint32_t cp;     // the code point
+  std::uint32_t n;      // how many code points its upper case has (1..3)
+  std::uint32_t up[3];  // its upper case
 };
 
 extern const UpperEntry kUpperTable[];  // sorted by cp

@@ -82,8 +82,8 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
     const std::string_view row = rest.substr(0, rest.find('\n'));
     bool row_tabs = false;
     const auto row_fields = split(row, row_tabs);
-    const bool numeric = row_fields.size() == dim + 1 &&
-                         std::all_of(row_fields.begin() + 1, row_fields.end(), is_number);
+    const bool numeric =
+        row_fields.size() == dim + 1 && std::all_of(row_fields.begin() + 1, row_fields.end(), is_number);
     // A malformed text row (wrong count, a bad field) still reads mostly as digits, signs, points and spaces;
     // float32 bytes almost never do.
     const auto numberish = static_cast<std::size_t>(std::count_if(region.begin(), region.end(), [](char c) {

@@ -22,7 +22,8 @@ struct Cursor {
 
   void need(std::size_t n, const char* what) const {
     if (size - pos < n)
-      throw ParseError(name, 0, pos, fmt::format("truncated file: expected {} ({} bytes), {} left", what, n, size - pos));
+      throw ParseError(name, 0, pos,
+                       fmt::format("truncated file: expected {} ({} bytes), {} left", what, n, size - pos));
   }
   template <class T>
   T get(const char* what) {
@@ -75,8 +76,8 @@ FastTextModel FastTextModel::parse(const char* data, std::size_t size, const std
   in.get<std::int32_t>("args.lrUpdateRate");
   in.get<double>("args.t");
   if (dim <= 0 || bucket < 0 || m.minn_ < 0 || m.maxn_ < 0 || m.maxn_ > 64)
-    throw ParseError(name, 0, 8,
-                     fmt::format("implausible args dim {}, bucket {}, minn {}, maxn {}", dim, bucket, m.minn_, m.maxn_));
+    throw ParseError(
+        name, 0, 8, fmt::format("implausible args dim {}, bucket {}, minn {}, maxn {}", dim, bucket, m.minn_, m.maxn_));
   if (version == 11 && model == kModelSupervised) m.maxn_ = 0;  // old supervised models had no char n-grams
   m.dim_ = static_cast<std::size_t>(dim);
   m.bucket_ = bucket;
@@ -89,11 +90,10 @@ FastTextModel FastTextModel::parse(const char* data, std::size_t size, const std
   in.get<std::int64_t>("dictionary ntokens");
   m.prune_size_ = in.get<std::int64_t>("dictionary pruneidx_size");
   // Validate before allocating: each entry takes at least 10 bytes (NUL, count, type).
-  if (entries < 0 || m.nwords_ < 0 || m.nwords_ > entries ||
-      static_cast<std::uint64_t>(entries) > (size - in.pos) / 10)
-    throw ParseError(name, 0, dict_at,
-                     fmt::format("dictionary claims {} entries ({} words) but {} bytes remain", entries, m.nwords_,
-                                 size - in.pos));
+  if (entries < 0 || m.nwords_ < 0 || m.nwords_ > entries || static_cast<std::uint64_t>(entries) > (size - in.pos) / 10)
+    throw ParseError(
+        name, 0, dict_at,
+        fmt::format("dictionary claims {} entries ({} words) but {} bytes remain", entries, m.nwords_, size - in.pos));
   m.words_.reserve(static_cast<std::size_t>(m.nwords_));
   m.ids_.reserve(static_cast<std::size_t>(m.nwords_));
   for (std::int32_t i = 0; i < entries; ++i) {
@@ -131,10 +131,10 @@ FastTextModel FastTextModel::parse(const char* data, std::size_t size, const std
                      fmt::format("input matrix {} x {}; expected (nwords + bucket) x dim = {} x {}", rows, cols,
                                  static_cast<std::int64_t>(m.nwords_) + bucket, dim));
   if (static_cast<std::uint64_t>(rows) > (size - in.pos) / 4 / static_cast<std::uint64_t>(cols))
-    throw ParseError(name, 0, in.pos,
-                     fmt::format("input matrix {} x {} needs {} bytes; {} remain (truncated?)", rows, cols,
-                                 static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) * 4,
-                                 size - in.pos));
+    throw ParseError(
+        name, 0, in.pos,
+        fmt::format("input matrix {} x {} needs {} bytes; {} remain (truncated?)", rows, cols,
+                    static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) * 4, size - in.pos));
   m.input_ = data + in.pos;
   m.input_rows_ = rows;
   m.keepalive_ = std::move(keepalive);

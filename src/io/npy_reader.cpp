@@ -23,7 +23,8 @@ std::string_view dict_value(std::string_view h, std::string_view key, const std:
     k = h.find(quoted2);
     len = quoted2.size();
   }
-  if (k == std::string_view::npos) throw ParseError(name, 0, 10, fmt::format("header has no '{}'; expected a .npy header", key));
+  if (k == std::string_view::npos)
+    throw ParseError(name, 0, 10, fmt::format("header has no '{}'; expected a .npy header", key));
   std::size_t p = h.find(':', k + len);
   if (p == std::string_view::npos) throw ParseError(name, 0, 10 + k, fmt::format("expected ':' after '{}'", key));
   ++p;
@@ -72,8 +73,7 @@ Table read_npy(const ReadContext& cx) {
   DType from;
   if (descr == "'<f4'" || descr == "\"<f4\"") from = DType::f32;
   else if (descr == "'<f2'" || descr == "\"<f2\"") from = DType::f16;
-  else
-    throw ParseError(name, 0, hstart, fmt::format("dtype {}; expected float32 '<f4' or float16 '<f2'", descr));
+  else throw ParseError(name, 0, hstart, fmt::format("dtype {}; expected float32 '<f4' or float16 '<f2'", descr));
   if (fortran != "False")
     throw ParseError(name, 0, hstart,
                      fmt::format("fortran_order {}; expected a C-order array (numpy.ascontiguousarray)", fortran));
@@ -92,16 +92,15 @@ Table read_npy(const ReadContext& cx) {
     while (p + 1 < shape.size() && shape[p] == 'L') ++p;  // Python 2 longs
   }
   if (dims.size() != 2)
-    throw ParseError(name, 0, hstart, fmt::format("shape {} has {} dimensions; expected a 2-D (V, d) matrix", shape,
-                                                  dims.size()));
+    throw ParseError(name, 0, hstart,
+                     fmt::format("shape {} has {} dimensions; expected a 2-D (V, d) matrix", shape, dims.size()));
   const std::uint64_t V = dims[0], d = dims[1], esz = dtype_size(from);
   const std::uint64_t data_at = hstart + hlen, avail = size - data_at;
   if ((d != 0 && V > UINT64_MAX / d / esz) || V * d * esz != avail)
-    throw ParseError(name, 0, data_at,
-                     fmt::format("shape ({}, {}) of {} needs {} data bytes; the file has {}", V, d,
-                                 dtype_name(from),
-                                 d != 0 && V > UINT64_MAX / d / esz ? std::string("too many") : std::to_string(V * d * esz),
-                                 avail));
+    throw ParseError(
+        name, 0, data_at,
+        fmt::format("shape ({}, {}) of {} needs {} data bytes; the file has {}", V, d, dtype_name(from),
+                    d != 0 && V > UINT64_MAX / d / esz ? std::string("too many") : std::to_string(V * d * esz), avail));
   const std::size_t rows = limited(static_cast<std::size_t>(V), cx.options.limit);
   cx.report.rows_read = rows;
   Table t;

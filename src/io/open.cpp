@@ -18,14 +18,13 @@ struct Named {
   std::string_view name;
 };
 constexpr Named kNames[] = {
-    {Format::word2vec_text, "word2vec-text"}, {Format::word2vec_binary, "word2vec-binary"},
-    {Format::glove, "glove"},                 {Format::fasttext_bin, "fasttext-bin"},
-    {Format::safetensors, "safetensors"},     {Format::npy, "npy"},
+    {Format::word2vec_text, "word2vec-text"}, {Format::word2vec_binary, "word2vec-binary"}, {Format::glove, "glove"},
+    {Format::fasttext_bin, "fasttext-bin"},   {Format::safetensors, "safetensors"},         {Format::npy, "npy"},
     {Format::projector_tsv, "projector-tsv"},
 };
 // Other spellings people use.
 constexpr Named kAliases[] = {
-    {Format::word2vec_text, "word2vec"}, {Format::word2vec_text, "w2v"},         {Format::word2vec_text, "vec"},
+    {Format::word2vec_text, "word2vec"}, {Format::word2vec_text, "w2v"},          {Format::word2vec_text, "vec"},
     {Format::word2vec_text, "text"},     {Format::word2vec_binary, "w2v-binary"}, {Format::word2vec_binary, "binary"},
     {Format::glove, "glove-text"},       {Format::fasttext_bin, "fasttext"},      {Format::safetensors, "st"},
     {Format::projector_tsv, "tsv"},      {Format::projector_tsv, "projector"},
@@ -40,8 +39,7 @@ std::string normalise(std::string_view s) {
 Table read(const detail::ReadContext& cx, Format f) {
   switch (f) {
     case Format::word2vec_text:
-    case Format::glove:
-      return detail::read_text(cx, f);
+    case Format::glove: return detail::read_text(cx, f);
     case Format::projector_tsv: {
       Table t = detail::read_text(cx, f);
       std::string meta = cx.options.vocab_path.empty() ? projector_metadata_path(cx.name()) : cx.options.vocab_path;
@@ -58,14 +56,10 @@ Table read(const detail::ReadContext& cx, Format f) {
       t.vocab = Vocab::numbered(t.E.rows());
       return t;
     }
-    case Format::word2vec_binary:
-      return detail::read_word2vec_binary(cx);
-    case Format::fasttext_bin:
-      return detail::read_fasttext_bin(cx);
-    case Format::safetensors:
-      return detail::read_safetensors(cx);
-    case Format::npy:
-      return detail::read_npy(cx);
+    case Format::word2vec_binary: return detail::read_word2vec_binary(cx);
+    case Format::fasttext_bin: return detail::read_fasttext_bin(cx);
+    case Format::safetensors: return detail::read_safetensors(cx);
+    case Format::npy: return detail::read_npy(cx);
   }
   throw Error("unknown format");
 }

@@ -41,15 +41,14 @@ Table read_safetensors(const ReadContext& cx) {
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(base[i]);
   if (n > size - 8)
-    throw ParseError(name, 0, 0,
-                     fmt::format("header length {} exceeds the {} bytes after it; expected a safetensors file", n,
-                                 size - 8));
+    throw ParseError(
+        name, 0, 0,
+        fmt::format("header length {} exceeds the {} bytes after it; expected a safetensors file", n, size - 8));
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(base + 8, base + 8 + n);
   } catch (const nlohmann::json::parse_error& e) {
-    throw ParseError(name, 0, 8 + (e.byte > 0 ? e.byte - 1 : 0),
-                     fmt::format("invalid JSON header: {}", e.what()));
+    throw ParseError(name, 0, 8 + (e.byte > 0 ? e.byte - 1 : 0), fmt::format("invalid JSON header: {}", e.what()));
   }
   if (!header.is_object()) throw ParseError(name, 0, 8, "expected the JSON header to be an object");
   const std::uint64_t buffer = size - 8 - n;
@@ -99,9 +98,9 @@ Table read_safetensors(const ReadContext& cx) {
   for (std::size_t i = 1; i < sorted.size(); ++i)
     if (sorted[i]->begin < sorted[i - 1]->end && sorted[i]->begin != sorted[i]->end &&
         sorted[i - 1]->begin != sorted[i - 1]->end)
-      throw ParseError(name, 0, 8 + n + sorted[i]->begin,
-                       fmt::format("tensors '{}' and '{}' overlap in the buffer", sorted[i - 1]->name,
-                                   sorted[i]->name));
+      throw ParseError(
+          name, 0, 8 + n + sorted[i]->begin,
+          fmt::format("tensors '{}' and '{}' overlap in the buffer", sorted[i - 1]->name, sorted[i]->name));
 
   // Which tensor: the one asked for, else a conventional name, else the only 2-D float tensor.
   const TensorInfo* chosen = nullptr;
@@ -116,27 +115,29 @@ Table read_safetensors(const ReadContext& cx) {
   if (!cx.options.tensor.empty()) {
     chosen = find(cx.options.tensor);
     if (chosen == nullptr)
-      throw InputError(fmt::format("{}: no tensor '{}'; 2-D tensors here: {}", name, cx.options.tensor,
-                                   candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
+      throw InputError(
+          fmt::format("{}: no tensor '{}'; 2-D tensors here: {}", name, cx.options.tensor,
+                      candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
   } else {
     for (auto want : kConventional)
       if ((chosen = find(want)) != nullptr) break;
     if (chosen == nullptr && candidates.size() == 1) chosen = find(candidates[0]);
     if (chosen == nullptr)
-      throw InputError(fmt::format("{}: no conventional embedding tensor ({}); choose one with --tensor from: {}",
-                                   name, fmt::join(kConventional, ", "),
-                                   candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
+      throw InputError(
+          fmt::format("{}: no conventional embedding tensor ({}); choose one with --tensor from: {}", name,
+                      fmt::join(kConventional, ", "),
+                      candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
   }
   if (chosen->shape.size() != 2)
-    throw InputError(fmt::format("{}: tensor '{}' has {} dimensions; expected a 2-D (V, d) matrix", name,
-                                 chosen->name, chosen->shape.size()));
+    throw InputError(fmt::format("{}: tensor '{}' has {} dimensions; expected a 2-D (V, d) matrix", name, chosen->name,
+                                 chosen->shape.size()));
   DType from;
   if (chosen->dtype == "F32") from = DType::f32;
   else if (chosen->dtype == "F16") from = DType::f16;
   else if (chosen->dtype == "BF16") from = DType::bf16;
   else
-    throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", name, chosen->name,
-                                 chosen->dtype));
+    throw InputError(
+        fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", name, chosen->name, chosen->dtype));
   cx.report.tensor = chosen->name;
   const std::size_t V = static_cast<std::size_t>(chosen->shape[0]), d = static_cast<std::size_t>(chosen->shape[1]);
   const std::size_t rows = limited(V, cx.options.limit);

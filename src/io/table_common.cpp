@@ -18,12 +18,8 @@ std::string clean_token(std::string_view raw, const ReadContext& cx, std::uint64
                        fmt::format("invalid UTF-8 in a word (byte {} of it, byte offset {}); expected UTF-8 text "
                                    "(use --unicode-errors replace or ignore to repair it)",
                                    bad, offset + bad));
-    case UnicodeErrors::replace:
-      ++cx.report.repaired_tokens;
-      return utf8_repair(raw, true);
-    case UnicodeErrors::ignore:
-      ++cx.report.repaired_tokens;
-      return utf8_repair(raw, false);
+    case UnicodeErrors::replace: ++cx.report.repaired_tokens; return utf8_repair(raw, true);
+    case UnicodeErrors::ignore: ++cx.report.repaired_tokens; return utf8_repair(raw, false);
   }
   return std::string(raw);
 }

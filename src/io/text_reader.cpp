@@ -107,8 +107,10 @@ std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, s
   if (has_word) {
     while (p < e && !is_sep(*p)) ++p;
     word = std::string_view(s, static_cast<std::size_t>(p - s));
-    if (word.empty()) return RowError{0, 0, fmt::format("expected a word followed by {} values, got {}", dim,
-                                                        p == e ? "an empty line" : "a leading space")};
+    if (word.empty())
+      return RowError{0, 0,
+                      fmt::format("expected a word followed by {} values, got {}", dim,
+                                  p == e ? "an empty line" : "a leading space")};
   }
   for (std::size_t k = 0; k < dim; ++k) {
     const char* before = p;
@@ -212,7 +214,8 @@ Table read_text(const ReadContext& cx, Format format) {
 
   // Line starts (and ends) of the rows to read.
   std::vector<const char*> starts;
-  if (format == Format::word2vec_text) starts.reserve(std::min<std::size_t>(want, static_cast<std::size_t>(end - p) / (2 * dim + 1) + 1));
+  if (format == Format::word2vec_text)
+    starts.reserve(std::min<std::size_t>(want, static_cast<std::size_t>(end - p) / (2 * dim + 1) + 1));
   for (const char* q = p; q < end && starts.size() < want;) {
     const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
     const char* le = nl != nullptr ? nl : end;
@@ -222,9 +225,10 @@ Table read_text(const ReadContext& cx, Format format) {
   }
   const std::size_t n = starts.size();
   if (format == Format::word2vec_text && n < want)
-    throw ParseError(name, first_line + n, static_cast<std::uint64_t>(end - base),
-                     fmt::format("unexpected end of file: the header promises {} rows, the file has {}{}", want, n,
-                                 want > static_cast<std::size_t>(end - base) ? " (the header or the file is wrong)" : ""));
+    throw ParseError(
+        name, first_line + n, static_cast<std::uint64_t>(end - base),
+        fmt::format("unexpected end of file: the header promises {} rows, the file has {}{}", want, n,
+                    want > static_cast<std::size_t>(end - base) ? " (the header or the file is wrong)" : ""));
   if (format != Format::word2vec_text) {
     if (n == 0) throw ParseError(name, 1, 0, "no rows; expected a table (a word and its values per line)");
     const char* le = static_cast<const char*>(std::memchr(starts[0], '\n', static_cast<std::size_t>(end - starts[0])));
@@ -265,11 +269,10 @@ Table read_text(const ReadContext& cx, Format format) {
     std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
     for (std::size_t i = lo; i < hi; ++i) {
       const char* s = starts[i];
-      const char* e = i + 1 < n ? starts[i + 1] - 1
-                                : [&] {
-                                    auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
-                                    return nl != nullptr ? nl : end;
-                                  }();
+      const char* e = i + 1 < n ? starts[i + 1] - 1 : [&] {
+        auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
+        return nl != nullptr ? nl : end;
+      }();
       float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
       std::string_view word;
       if (auto err = parse_row(s, e, has_word, dim, dst, word)) {

@@ -17,14 +17,15 @@ Table read_word2vec_binary(const ReadContext& cx) {
   const char* nl = static_cast<const char*>(std::memchr(base, '\n', std::min<std::size_t>(size, 256)));
   std::uint64_t rows = 0, dim = 0;
   {
-    const std::string header(base, nl != nullptr ? static_cast<std::size_t>(nl - base) : std::min<std::size_t>(size, 64));
+    const std::string header(base,
+                             nl != nullptr ? static_cast<std::size_t>(nl - base) : std::min<std::size_t>(size, 64));
     char tail = 0;
     unsigned long long r = 0, d = 0;
     if (nl == nullptr || std::sscanf(header.c_str(), "%llu %llu %c", &r, &d, &tail) != 2 ||
         header.find('-') != std::string::npos)
-      throw ParseError(name, 1, 0,
-                       fmt::format("expected a header line 'rows dim' (two non-negative integers), got '{}'",
-                                   header.substr(0, 60)));
+      throw ParseError(
+          name, 1, 0,
+          fmt::format("expected a header line 'rows dim' (two non-negative integers), got '{}'", header.substr(0, 60)));
     rows = r;
     dim = d;
   }
@@ -49,9 +50,9 @@ Table read_word2vec_binary(const ReadContext& cx) {
     const std::size_t start = pos;
     const char* sp = static_cast<const char*>(std::memchr(base + pos, ' ', size - pos));
     if (sp == nullptr)
-      throw ParseError(name, 0, start,
-                       fmt::format("row {} of {}: expected a word followed by a space, found the end of the file",
-                                   i + 1, rows));
+      throw ParseError(
+          name, 0, start,
+          fmt::format("row {} of {}: expected a word followed by a space, found the end of the file", i + 1, rows));
     const std::size_t vec = static_cast<std::size_t>(sp - base) + 1;
     if (size - vec < row_bytes)
       throw ParseError(name, 0, vec,

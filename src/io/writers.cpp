@@ -35,7 +35,10 @@ void check_token(const std::string& tok, Format f, std::size_t id) {
     if (c == '\n' || (spaces && (c == ' ' || c == '\t')) || (f == Format::projector_tsv && c == '\t') ||
         (f == Format::npy && c == '\r'))
       throw InputError(fmt::format("token {} ('{}') contains a {}; {} cannot hold it", id, tok,
-                                   c == '\n' ? "newline" : c == '\t' ? "tab" : c == '\r' ? "carriage return" : "space",
+                                   c == '\n'   ? "newline"
+                                   : c == '\t' ? "tab"
+                                   : c == '\r' ? "carriage return"
+                                               : "space",
                                    format_name(f)));
   if (tok.empty() && f != Format::npy && f != Format::projector_tsv)
     throw InputError(fmt::format("token {} is empty; {} cannot hold it", id, format_name(f)));
@@ -93,9 +96,7 @@ void write_safetensors(const Table& t, const std::string& path, const WriteOptio
   nlohmann::json tokens = nlohmann::json::array();
   for (const auto& tok : t.vocab.tokens()) tokens.push_back(tok);
   nlohmann::json h;
-  h[o.tensor] = {{"dtype", st_dtype(t.E.dtype())},
-                 {"shape", {t.V(), t.d()}},
-                 {"data_offsets", {0, t.E.bytes()}}};
+  h[o.tensor] = {{"dtype", st_dtype(t.E.dtype())}, {"shape", {t.V(), t.d()}}, {"data_offsets", {0, t.E.bytes()}}};
   h["__metadata__"] = {{"format", "pt"},
                        {"lumen.tensor", o.tensor},
                        {"lumen.vocab", tokens.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)}};
@@ -113,8 +114,8 @@ void write_safetensors(const Table& t, const std::string& path, const WriteOptio
 void write_npy(const Table& t, const std::string& path, const WriteOptions& o) {
   // NumPy has no bfloat16: such a table is widened to float32 (exact).
   const bool wide = t.E.dtype() != DType::f16;
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}",
-                                   wide ? "<f4" : "<f2", t.V(), t.d());
+  std::string header =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", wide ? "<f4" : "<f2", t.V(), t.d());
   const std::size_t total = ((10 + header.size() + 1 + 63) / 64) * 64;  // data 64-byte aligned, as NumPy does
   header.append(total - 10 - header.size() - 1, ' ');
   header.push_back('\n');
@@ -188,16 +189,18 @@ Format format_from_path(const std::string& path) {
   if (e == "safetensors") return Format::safetensors;
   if (e == "npy") return Format::npy;
   if (e == "tsv") return Format::projector_tsv;
-  throw UsageError(fmt::format("cannot tell the output format from '{}'; name it with --to (word2vec-text, "
-                               "word2vec-binary, glove, safetensors, npy, projector-tsv)",
-                               path));
+  throw UsageError(
+      fmt::format("cannot tell the output format from '{}'; name it with --to (word2vec-text, "
+                  "word2vec-binary, glove, safetensors, npy, projector-tsv)",
+                  path));
 }
 
 std::string projector_metadata_path(const std::string& vectors_path) {
   const auto slash = vectors_path.rfind('/');
   const std::size_t name_at = slash == std::string::npos ? 0 : slash + 1;
   const auto v = vectors_path.rfind("vectors");
-  if (v != std::string::npos && v >= name_at) return vectors_path.substr(0, v) + "metadata" + vectors_path.substr(v + 7);
+  if (v != std::string::npos && v >= name_at)
+    return vectors_path.substr(0, v) + "metadata" + vectors_path.substr(v + 7);
   const auto dot = vectors_path.rfind('.');
   const std::string stem = dot != std::string::npos && dot > name_at ? vectors_path.substr(0, dot) : vectors_path;
   return stem + "-metadata.tsv";
@@ -212,20 +215,14 @@ std::string npy_vocab_path(const std::string& npy_path) {
 }
 
 void write_table(const Table& t, const std::string& path, Format format, const WriteOptions& options) {
-  if (t.vocab.size() != t.V())
-    throw Error(fmt::format("table has {} tokens for {} rows", t.vocab.size(), t.V()));
+  if (t.vocab.size() != t.V()) throw Error(fmt::format("table has {} tokens for {} rows", t.vocab.size(), t.V()));
   switch (format) {
     case Format::word2vec_text:
-    case Format::glove:
-      return write_text(t, path, format);
-    case Format::word2vec_binary:
-      return write_word2vec_binary(t, path);
-    case Format::safetensors:
-      return write_safetensors(t, path, options);
-    case Format::npy:
-      return write_npy(t, path, options);
-    case Format::projector_tsv:
-      return write_projector(t, path, options);
+    case Format::glove: return write_text(t, path, format);
+    case Format::word2vec_binary: return write_word2vec_binary(t, path);
+    case Format::safetensors: return write_safetensors(t, path, options);
+    case Format::npy: return write_npy(t, path, options);
+    case Format::projector_tsv: return write_projector(t, path, options);
     case Format::fasttext_bin:
       throw UsageError("lumen cannot write a fastText .bin model (it needs the n-gram matrix); choose another format");
   }

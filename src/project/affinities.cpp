@@ -77,7 +77,8 @@ SparseP joint_affinities(const Neighbours& nb, const std::vector<float>& conditi
   P.val.reserve(ent.size());
   const double norm = 1.0 / (2.0 * static_cast<double>(n));  // each conditional row sums to 1
   for (std::size_t i = 0; i < n; ++i) {
-    auto b = ent.begin() + static_cast<std::ptrdiff_t>(start[i]), e = ent.begin() + static_cast<std::ptrdiff_t>(start[i + 1]);
+    auto b = ent.begin() + static_cast<std::ptrdiff_t>(start[i]),
+         e = ent.begin() + static_cast<std::ptrdiff_t>(start[i + 1]);
     std::sort(b, e, [](const auto& x, const auto& y) { return x.first < y.first; });
     for (auto it = b; it != e;) {
       const std::int32_t c = it->first;

@@ -25,7 +25,8 @@ std::size_t overlap(const std::int32_t* a, const std::int32_t* b, std::size_t k)
 
 double knn_preservation(const Neighbours& original, const Neighbours& map, std::size_t k) {
   if (k == 0 || k > original.k || k > map.k)
-    throw UsageError(fmt::format("kNN preservation: k = {} but the neighbour lists hold {} and {}", k, original.k, map.k));
+    throw UsageError(
+        fmt::format("kNN preservation: k = {} but the neighbour lists hold {} and {}", k, original.k, map.k));
   if (map.n != original.n) throw InputError(fmt::format("kNN preservation: {} and {} queries", original.n, map.n));
   if (map.n == 0) return 0.0;
   double sum = 0.0;
@@ -63,7 +64,8 @@ Neighbours query_neighbours(const Matrix& X, const std::vector<std::int32_t>& qu
   o.threads = threads;
   Matrix Q(queries.size(), d);
   for (std::size_t r = 0; r < queries.size(); ++r) {
-    if (queries[r] < 0 || static_cast<std::size_t>(queries[r]) >= n) throw IdError(queries[r], r, static_cast<std::int64_t>(n));
+    if (queries[r] < 0 || static_cast<std::size_t>(queries[r]) >= n)
+      throw IdError(queries[r], r, static_cast<std::int64_t>(n));
     X.row_f32(static_cast<std::size_t>(queries[r]), Q.row_mut(r).data());
   }
   const auto found = searcher.search_batch(Q, o);
@@ -86,7 +88,8 @@ Neighbours query_neighbours(const Matrix& X, const std::vector<std::int32_t>& qu
 }
 
 double knn_jaccard(const Neighbours& a, const Neighbours& b, std::size_t k) {
-  if (k == 0 || k > a.k || k > b.k) throw UsageError(fmt::format("kNN Jaccard: k = {} but the lists hold {} and {}", k, a.k, b.k));
+  if (k == 0 || k > a.k || k > b.k)
+    throw UsageError(fmt::format("kNN Jaccard: k = {} but the lists hold {} and {}", k, a.k, b.k));
   if (a.n != b.n) throw InputError(fmt::format("kNN Jaccard: {} and {} points", a.n, b.n));
   if (a.n == 0) return 0.0;
   double sum = 0.0;

@@ -51,7 +51,8 @@ Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
         nb.dist2[i * k + out] = nbr.score * nbr.score;
         ++out;
       }
-      if (out != k) throw Error(fmt::format("neighbours: the search returned {} of {} neighbours for row {}", out, k, i));
+      if (out != k)
+        throw Error(fmt::format("neighbours: the search returned {} of {} neighbours for row {}", out, k, i));
     }
     if (progress) progress(q1, n);
   }

@@ -50,11 +50,12 @@ void top_eigen(std::vector<double>& A, std::size_t m, std::size_t k, std::vector
   std::vector<lapack_int> support(2 * k);
   lapack_int found = 0;
   const lapack_int n = static_cast<lapack_int>(m);
-  const lapack_int info = LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'I', 'U', n, A.data(), n, 0.0, 0.0,
-                                         n - static_cast<lapack_int>(k) + 1, n, 0.0, &found, w.data(), z.data(),
-                                         static_cast<lapack_int>(k), support.data());
+  const lapack_int info =
+      LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'I', 'U', n, A.data(), n, 0.0, 0.0, n - static_cast<lapack_int>(k) + 1, n,
+                     0.0, &found, w.data(), z.data(), static_cast<lapack_int>(k), support.data());
   if (info != 0 || static_cast<std::size_t>(found) != k)
-    throw Error(fmt::format("PCA: the eigensolver (LAPACKE_dsyevr) failed (info {}, {} of {} eigenpairs)", info, found, k));
+    throw Error(
+        fmt::format("PCA: the eigensolver (LAPACKE_dsyevr) failed (info {}, {} of {} eigenpairs)", info, found, k));
   // dsyevr returns ascending eigenvalues: reverse to largest first.
   values.assign(k, 0.0);
   vectors.assign(m * k, 0.0);
@@ -122,8 +123,8 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
     // Covariance C (d, d) = Xc^T Xc / (N-1): in place (minus N mu mu^T), or block by block of centred rows.
     std::vector<float> C(d * d, 0.0f);
     if (in_place) {
-      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(N), 1.0f,
-                  E.f32().data(), static_cast<int>(d), 0.0f, C.data(), static_cast<int>(d));
+      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(N), 1.0f, E.f32().data(),
+                  static_cast<int>(d), 0.0f, C.data(), static_cast<int>(d));
     } else {
       std::vector<float> Xc(std::min(N, kBlock) * d);
       for (std::size_t b = 0; b < N; b += kBlock) {
@@ -187,8 +188,7 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
 
 Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, std::size_t threads) {
   const std::size_t N = count_rows(E, rows), d = E.cols(), k = pca.k();
-  if (d != pca.d())
-    throw InputError(fmt::format("PCA: the table has dimension {}, the components {}", d, pca.d()));
+  if (d != pca.d()) throw InputError(fmt::format("PCA: the table has dimension {}, the components {}", d, pca.d()));
   threads = detail::use_blas_threads(threads);
   Matrix Y(N, k);
   float* y = Y.f32_mut().data();

@@ -52,7 +52,8 @@ void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
   const double sx = (area.x1 - area.x0 - 2 * pad) / std::max(1e-12, static_cast<double>(xmax - xmin));
   const double sy = (area.y1 - area.y0 - 2 * pad) / std::max(1e-12, static_cast<double>(ymax - ymin));
   const double s = std::min(sx, sy);
-  const double ox = (area.x0 + area.x1) / 2 - s * (xmin + xmax) / 2, oy = (area.y0 + area.y1) / 2 + s * (ymin + ymax) / 2;
+  const double ox = (area.x0 + area.x1) / 2 - s * (xmin + xmax) / 2,
+               oy = (area.y0 + area.y1) / 2 + s * (ymin + ymax) / 2;
   auto X = [&](std::size_t i) { return ox + s * data.xy[2 * i]; };
   auto Y = [&](std::size_t i) { return oy - s * data.xy[2 * i + 1]; };  // y up
   auto hl = [&](std::size_t i) { return !data.highlight.empty() && data.highlight[i]; };
@@ -93,14 +94,16 @@ void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
   const std::size_t musts = who.size();
   for (std::int32_t p : data.priority) {
     if (who.size() - musts >= o.max_labels) break;
-    if (p >= 0 && static_cast<std::size_t>(p) < n && !hl(static_cast<std::size_t>(p))) who.push_back(static_cast<std::size_t>(p));
+    if (p >= 0 && static_cast<std::size_t>(p) < n && !hl(static_cast<std::size_t>(p)))
+      who.push_back(static_cast<std::size_t>(p));
   }
   const double fs = 12, fs_hl = 14;
   std::vector<LabelRequest> req;
   std::vector<cairo_text_extents_t> ext(who.size());
   for (std::size_t w = 0; w < who.size(); ++w) {
     const bool must = w < musts;
-    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, must ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                           must ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, must ? fs_hl : fs);
     cairo_text_extents(cr, data.labels[who[w]].c_str(), &ext[w]);
     req.push_back({X(who[w]), Y(who[w]), must ? r + 2 : r, ext[w].x_advance, (must ? fs_hl : fs) * 1.2, must});
@@ -120,7 +123,8 @@ void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
       cairo_line_to(cr, std::clamp(req[w].px, b.x0, b.x1), std::clamp(req[w].py, b.y0, b.y1));
       cairo_stroke(cr);
     }
-    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, must ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+                           must ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, must ? fs_hl : fs);
     const double baseline = b.y0 + h * 0.78;
     cairo_move_to(cr, b.x0, baseline);
@@ -148,7 +152,8 @@ void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
 std::string render_plot(const PlotData& data, const PlotOptions& o, PlotFormat format) {
   const std::size_t n = data.labels.size();
   if (data.xy.size() != 2 * n) throw InputError(fmt::format("plot: {} coordinates for {} labels", data.xy.size(), n));
-  if (!data.highlight.empty() && data.highlight.size() != n) throw InputError("plot: highlight flags do not match the points");
+  if (!data.highlight.empty() && data.highlight.size() != n)
+    throw InputError("plot: highlight flags do not match the points");
   if (o.width < 200 || o.height < 200 || o.width > 20000 || o.height > 20000)
     throw UsageError(fmt::format("plot: size {}x{} outside 200..20000", o.width, o.height));
   std::string bytes;
@@ -161,7 +166,8 @@ std::string render_plot(const PlotData& data, const PlotOptions& o, PlotFormat f
     draw(cr.get(), data, o);
     check(cairo_status(cr.get()), "drawing failed");
   }
-  if (format == PlotFormat::png) check(cairo_surface_write_to_png_stream(surface.get(), append, &bytes), "PNG encoding failed");
+  if (format == PlotFormat::png)
+    check(cairo_surface_write_to_png_stream(surface.get(), append, &bytes), "PNG encoding failed");
   cairo_surface_finish(surface.get());
   check(cairo_surface_status(surface.get()), "cannot finish the picture");
   return bytes;

@@ -7,7 +7,7 @@ namespace lumen::project::detail {
 
 namespace {
 constexpr std::int32_t kLeafSize = 64;  // points per leaf: one interaction list serves them all (measured best)
-constexpr int kMaxDepth = 48;          // equal points cannot be split: stop there
+constexpr int kMaxDepth = 48;           // equal points cannot be split: stop there
 }  // namespace
 
 void QuadTree::build(const float* Y, std::size_t n) {
@@ -107,7 +107,8 @@ double QuadTree::repulse_leaves(std::size_t begin, std::size_t end, float theta2
       const Point& pt = pts_[static_cast<std::size_t>(p)];
       float fx = 0, fy = 0;
       // The point itself is in the list (q = 1, no force) when its leaf was opened: take it off.
-      z += kern.repulse_mass(xs.data(), ys.data(), ms.data(), xs.size(), pt.x, pt.y, &fx, &fy) - (self_listed ? 1.0 : 0.0);
+      z += kern.repulse_mass(xs.data(), ys.data(), ms.data(), xs.size(), pt.x, pt.y, &fx, &fy) -
+           (self_listed ? 1.0 : 0.0);
       rep[2 * static_cast<std::size_t>(pt.id)] = fx;
       rep[2 * static_cast<std::size_t>(pt.id) + 1] = fy;
     }

@@ -159,7 +159,8 @@ TsneResult tsne(const Matrix& X, const TsneOptions& o) {
   r.k = std::min<std::size_t>(n - 1, static_cast<std::size_t>(std::floor(3.0 * perplexity)));
   r.k = std::max<std::size_t>(r.k, 1);
   report("neighbours", 0, n);
-  r.neighbours = exact_neighbours(Xf, r.k, threads, [&](std::size_t done, std::size_t total) { report("neighbours", done, total); });
+  r.neighbours = exact_neighbours(Xf, r.k, threads,
+                                  [&](std::size_t done, std::size_t total) { report("neighbours", done, total); });
   report("affinities", 0, n);
   const SparseP P = joint_affinities(r.neighbours, conditional_affinities(r.neighbours, perplexity, threads));
 
@@ -192,7 +193,8 @@ TsneResult tsne(const Matrix& X, const TsneOptions& o) {
   // gains +0.2 where the gradient points against the last update, x0.8 elsewhere, at least 0.01.
   r.exact_gradient = o.theta <= 0 || n < o.exact_below;
   const double theta = r.exact_gradient ? 0.0 : o.theta;
-  r.learning_rate = o.learning_rate > 0 ? o.learning_rate : std::max(static_cast<double>(n) / o.early_exaggeration / 4.0, 50.0);
+  r.learning_rate =
+      o.learning_rate > 0 ? o.learning_rate : std::max(static_cast<double>(n) / o.early_exaggeration / 4.0, 50.0);
   const auto lr = static_cast<float>(r.learning_rate);
   std::vector<float> grad, update(2 * n, 0.0f), gains(2 * n, 1.0f);
   for (std::size_t it = 0; it < o.iterations; ++it) {

@@ -106,7 +106,8 @@ OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids) {
     for (std::size_t i = 0; i < mean.size(); ++i) mean[i] += u[i];
   normalise(mean);
   OddOneOut out;
-  for (std::size_t j = 0; j < ids.size(); ++j) out.by_distance.push_back({ids[j], similarity(units[j], mean, Metric::dot)});
+  for (std::size_t j = 0; j < ids.size(); ++j)
+    out.by_distance.push_back({ids[j], similarity(units[j], mean, Metric::dot)});
   // Least similar first; ties: lower id first.
   std::stable_sort(out.by_distance.begin(), out.by_distance.end(), [](const Neighbour& x, const Neighbour& y) {
     return x.score < y.score || (x.score == y.score && x.id < y.id);

@@ -16,9 +16,9 @@
 namespace lumen::search {
 namespace {
 
-constexpr std::size_t kScanBlock = 256;       // rows per kernel call in a streaming pass (scores stay in L1)
+constexpr std::size_t kScanBlock = 256;          // rows per kernel call in a streaming pass (scores stay in L1)
 constexpr std::size_t kMinRowsPerThread = 4096;  // below this a thread costs more than it saves
-constexpr std::size_t kGemmRows = 2048;       // rows of E per GEMM block in batch search
+constexpr std::size_t kGemmRows = 2048;          // rows of E per GEMM block in batch search
 
 void raw_rows(const ScanKernels& k, const Matrix& E, const float* q, Metric m, std::size_t begin, std::size_t n,
               float* out) {
@@ -100,8 +100,7 @@ std::vector<float> Searcher::unit_row(Id id) const {
 }
 
 void Searcher::check_query(std::span<const float> q) const {
-  if (q.size() != d())
-    throw InputError(fmt::format("query has {} dimensions, the table has d = {}", q.size(), d()));
+  if (q.size() != d()) throw InputError(fmt::format("query has {} dimensions, the table has d = {}", q.size(), d()));
 }
 
 void Searcher::raw_block(const float* q, Metric m, std::size_t begin, std::size_t n, float* out) const {
@@ -191,16 +190,16 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
     }
   }
   struct Candidates {
-    std::vector<float> best;                      // min-heap of the k best GEMM keys
-    std::vector<std::pair<float, Id>> rows;       // every row within tol of the k-th best when it was seen
+    std::vector<float> best;                 // min-heap of the k best GEMM keys
+    std::vector<std::pair<float, Id>> rows;  // every row within tol of the k-th best when it was seen
   };
   std::vector<Candidates> cand(B);
   const float neg_inf = -std::numeric_limits<float>::infinity();
 
   const std::size_t block = std::min(kGemmRows, n);
   const Matrix& E = table_->E;
-  std::vector<float> S(B * block);                                          // GEMM scores (B, block)
-  std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);      // f16/bf16 rows as f32 (block, d)
+  std::vector<float> S(B * block);                                      // GEMM scores (B, block)
+  std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);  // f16/bf16 rows as f32 (block, d)
   const int blas_threads = openblas_get_num_threads();
   openblas_set_num_threads(static_cast<int>(T));
   for (std::size_t s = 0; s < n; s += block) {
@@ -211,10 +210,8 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
     } else {
       parallel_for(len, std::min<std::size_t>(T, 1 + len / 256), [&](std::size_t b, std::size_t e, std::size_t) {
         const auto* src = reinterpret_cast<const std::uint16_t*>(E.row_ptr(s + b));
-        if (E.dtype() == DType::f16)
-          kern.f16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
-        else
-          kern.bf16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
+        if (E.dtype() == DType::f16) kern.f16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
+        else kern.bf16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
       });
       rows = Eblock.data();
     }

@@ -48,7 +48,7 @@ struct Api::State {
   Limits limits;
   std::mutex jobs_mu;
   std::map<std::string, std::shared_ptr<Job>> jobs;  // key: the projection's parameters
-  std::vector<std::string> job_order;               // oldest first, to bound the cache
+  std::vector<std::string> job_order;                // oldest first, to bound the cache
 
   ~State() {
     for (auto& [k, j] : jobs)
@@ -79,7 +79,9 @@ struct Api::State {
   nlohmann::json neighbour_list(const Loaded& l, const std::vector<search::Neighbour>& ns) const {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& n : ns)
-      out.push_back({{"token", l.table.vocab.token(n.id)}, {"display", display(l, n.id)}, {"id", n.id},
+      out.push_back({{"token", l.table.vocab.token(n.id)},
+                     {"display", display(l, n.id)},
+                     {"id", n.id},
                      {"score", std::isfinite(n.score) ? n.score : 0.0f}});
     return out;
   }
@@ -116,7 +118,8 @@ nlohmann::json tokenize(const Api::State& s, const nlohmann::json& p) {
   if (s.tokenizer) {
     for (Id id : s.tokenizer->encode(text)) {
       const bool in_table = static_cast<std::size_t>(id) < l.table.V();
-      toks.push_back({{"text", s.tokenizer->piece(id)}, {"display", s.tokenizer->label(id)},
+      toks.push_back({{"text", s.tokenizer->piece(id)},
+                      {"display", s.tokenizer->label(id)},
                       {"id", in_table ? nlohmann::json(id) : nlohmann::json(nullptr)}});
     }
     return {{"tokens", toks}, {"tokenizer", s.tokenizer->source}};
@@ -146,13 +149,16 @@ nlohmann::json row(const Api::State& s, const nlohmann::json& p) {
   } else {
     id = s.lookup(l, get_string(p, "token"));
   }
-  const auto window = static_cast<std::size_t>(get_int_or(p, "window", 6, 0, static_cast<std::int64_t>(s.limits.max_window)));
+  const auto window =
+      static_cast<std::size_t>(get_int_or(p, "window", 6, 0, static_cast<std::int64_t>(s.limits.max_window)));
   const auto uid = static_cast<std::size_t>(id);
   const std::size_t start = uid > window ? uid - window : 0;
   const std::size_t end = std::min(t.V(), uid + window + 1);
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t r = start; r < end; ++r)
-    rows.push_back({{"id", r}, {"token", t.vocab.token(static_cast<Id>(r))}, {"display", s.display(l, static_cast<Id>(r))},
+    rows.push_back({{"id", r},
+                    {"token", t.vocab.token(static_cast<Id>(r))},
+                    {"display", s.display(l, static_cast<Id>(r))},
                     {"values", finite_row(t, r)}});
   return {{"id", id},
           {"token", t.vocab.token(id)},
@@ -171,7 +177,9 @@ nlohmann::json neighbours(const Api::State& s, const nlohmann::json& p) {
   o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
   o.metric = search::parse_metric(get_string_or(p, "metric", "cosine"));
   o.exclude = {id};
-  return {{"query", get_string(p, "word")}, {"id", id}, {"metric", std::string(search::metric_name(o.metric))},
+  return {{"query", get_string(p, "word")},
+          {"id", id},
+          {"metric", std::string(search::metric_name(o.metric))},
           {"neighbours", s.neighbour_list(l, l.searcher->search(l.searcher->row(id), o))}};
 }
 
@@ -186,11 +194,16 @@ nlohmann::json similarity(const Api::State& s, const nlohmann::json& p) {
   auto n1 = S.search(S.row(a), o);
   o.exclude = {b};
   auto n2 = S.search(S.row(b), o);
-  return {{"w1", w1}, {"w2", w2}, {"id1", a}, {"id2", b},
+  return {{"w1", w1},
+          {"w2", w2},
+          {"id1", a},
+          {"id2", b},
           {"cosine", S.similarity(a, b, search::Metric::cosine)},
           {"dot", S.similarity(a, b, search::Metric::dot)},
-          {"norm1", S.norm(a)}, {"norm2", S.norm(b)},
-          {"neighbours1", s.neighbour_list(l, n1)}, {"neighbours2", s.neighbour_list(l, n2)}};
+          {"norm1", S.norm(a)},
+          {"norm2", S.norm(b)},
+          {"neighbours1", s.neighbour_list(l, n1)},
+          {"neighbours2", s.neighbour_list(l, n2)}};
 }
 
 nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
@@ -211,8 +224,13 @@ nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
     auto r = search::analogy(*l.searcher, a, b, c, raw, id);
     ranks[w] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
   }
-  return {{"a", wa}, {"b", wb}, {"c", wc}, {"method", std::string(search::analogy_method_name(o.method))},
-          {"excluded", o.exclude_inputs}, {"answers", s.neighbour_list(l, result.answers)}, {"input_ranks", ranks}};
+  return {{"a", wa},
+          {"b", wb},
+          {"c", wc},
+          {"method", std::string(search::analogy_method_name(o.method))},
+          {"excluded", o.exclude_inputs},
+          {"answers", s.neighbour_list(l, result.answers)},
+          {"input_ranks", ranks}};
 }
 
 nlohmann::json params(const nlohmann::json& p) {
@@ -233,11 +251,25 @@ nlohmann::json params(const nlohmann::json& p) {
   const nn::ParamCount c = nn::count_params(m);
   nlohmann::json mem = nlohmann::json::object();
   for (const auto& pr : nn::precisions()) mem[std::string(pr.name)] = c.total * pr.bytes;
-  return {{"config", {{"name", m.name}, {"vocab", m.V}, {"d_model", m.d}, {"layers", m.layers}, {"heads", m.heads},
-                      {"kv_heads", m.kv_heads}, {"ffn", m.ffn}, {"context", m.context}, {"tied", m.tied}}},
-          {"embedding", c.token_embedding}, {"positional", c.positional}, {"blocks", c.blocks},
-          {"per_block", c.block}, {"final_norm", c.final_norm}, {"output_head", c.output_head},
-          {"total", c.total}, {"embedding_share", c.embedding_share}, {"memory_bytes", mem}};
+  return {{"config",
+           {{"name", m.name},
+            {"vocab", m.V},
+            {"d_model", m.d},
+            {"layers", m.layers},
+            {"heads", m.heads},
+            {"kv_heads", m.kv_heads},
+            {"ffn", m.ffn},
+            {"context", m.context},
+            {"tied", m.tied}}},
+          {"embedding", c.token_embedding},
+          {"positional", c.positional},
+          {"blocks", c.blocks},
+          {"per_block", c.block},
+          {"final_norm", c.final_norm},
+          {"output_head", c.output_head},
+          {"total", c.total},
+          {"embedding_share", c.embedding_share},
+          {"memory_bytes", mem}};
 }
 
 // The rows a projection shows: the first `top` rows (frequency order) or the listed words.
@@ -246,7 +278,8 @@ std::vector<Id> projection_rows(const Api::State& s, const Loaded& l, const nloh
   if (has(p, "words")) {
     for (const auto& w : get_words(p, "words", s.limits.max_map_points)) rows.push_back(s.lookup(l, w));
   } else {
-    const auto top = static_cast<std::size_t>(get_int_or(p, "top", 1000, 2, static_cast<std::int64_t>(s.limits.max_map_points)));
+    const auto top =
+        static_cast<std::size_t>(get_int_or(p, "top", 1000, 2, static_cast<std::int64_t>(s.limits.max_map_points)));
     for (std::size_t i = 0; i < std::min(top, l.table.V()); ++i) rows.push_back(static_cast<Id>(i));
   }
   if (rows.size() < 2) throw ApiError(422, "a map needs at least two points");
@@ -257,20 +290,24 @@ nlohmann::json points_json(const Api::State& s, const Loaded& l, const std::vect
                            std::size_t stride) {
   nlohmann::json pts = nlohmann::json::array();
   for (std::size_t i = 0; i < rows.size(); ++i)
-    pts.push_back({{"token", l.table.vocab.token(rows[i])}, {"display", s.display(l, rows[i])}, {"id", rows[i]},
-                   {"x", xy[i * stride]}, {"y", xy[i * stride + 1]}});
+    pts.push_back({{"token", l.table.vocab.token(rows[i])},
+                   {"display", s.display(l, rows[i])},
+                   {"id", rows[i]},
+                   {"x", xy[i * stride]},
+                   {"y", xy[i * stride + 1]}});
   return pts;
 }
 
-nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::string& method, const std::vector<Id>& rows,
-                              std::uint64_t seed, Job& job) {
+nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::string& method,
+                              const std::vector<Id>& rows, std::uint64_t seed, Job& job) {
   const Table& t = l.table;
   if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
   if (t.d() == 2) {  // already a map (the toy table): show it as it is
-      std::vector<float> xy(rows.size() * 2);
-      for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &xy[2 * i]);
-      return {{"method", "identity"}, {"points", points_json(s, l, rows, xy.data(), 2)},
-              {"caption", "The table is two-dimensional: this is the table itself, no projection."}};
+    std::vector<float> xy(rows.size() * 2);
+    for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &xy[2 * i]);
+    return {{"method", "identity"},
+            {"points", points_json(s, l, rows, xy.data(), 2)},
+            {"caption", "The table is two-dimensional: this is the table itself, no projection."}};
   }
   project::MapOptions o;
   o.method = project::parse_method(method);
@@ -282,7 +319,8 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
   const project::Map m = project::make_map(t.E, o);
   std::string caption;
   for (const auto& line : project::describe(m)) caption += (caption.empty() ? "" : " ") + line;
-  nlohmann::json out = {{"method", method}, {"points", points_json(s, l, m.rows, m.xy.data(), 2)}, {"caption", caption}};
+  nlohmann::json out = {
+      {"method", method}, {"points", points_json(s, l, m.rows, m.xy.data(), 2)}, {"caption", caption}};
   if (!m.variance_ratio.empty()) out["explained_variance"] = m.variance_ratio;
   if (!m.kl.empty()) out["kl"] = m.kl.front();
   if (!m.preservation.empty()) out["knn_preservation"] = m.preservation.front();
@@ -302,7 +340,10 @@ nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   State& s = *state_;
   if (route == "info") {
     const Table& t = s.main->table;
-    return {{"source", t.source}, {"format", t.format}, {"V", t.V()}, {"d", t.d()},
+    return {{"source", t.source},
+            {"format", t.format},
+            {"V", t.V()},
+            {"d", t.d()},
             {"dtype", std::string(dtype_name(t.E.dtype()))},
             {"tokenizer", s.tokenizer ? nlohmann::json(s.tokenizer->source) : nlohmann::json(nullptr)},
             {"tables", {"main", "toy"}}};

@@ -89,7 +89,8 @@ inline std::vector<std::string> get_words(const nlohmann::json& p, const char* k
   } else {
     throw ApiError(400, fmt::format("parameter '{}' must be a list of words", key));
   }
-  if (out.size() > max_words) throw ApiError(413, fmt::format("parameter '{}' lists more than {} words", key, max_words));
+  if (out.size() > max_words)
+    throw ApiError(413, fmt::format("parameter '{}' lists more than {} words", key, max_words));
   return out;
 }
 

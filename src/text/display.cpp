@@ -34,10 +34,8 @@ std::string display_piece(std::string_view bytes) {
       case '\t': out += kTab; break;
       case '\r': out += kReturn; break;
       default:
-        if (*cp < 0x20 || *cp == 0x7F)
-          out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
-        else
-          out.append(bytes.substr(start, i - start));
+        if (*cp < 0x20 || *cp == 0x7F) out += fmt::format("\\x{:02x}", static_cast<unsigned>(*cp));
+        else out.append(bytes.substr(start, i - start));
     }
   }
   return out;

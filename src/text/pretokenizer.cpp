@@ -19,8 +19,8 @@ Regex::Regex(std::string_view pattern, bool literal) : impl_(std::make_unique<Im
   // MATCH_INVALID_UTF: invalid UTF-8 in the subject is skipped over instead of failing the whole match.
   std::uint32_t options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
   options |= literal ? PCRE2_LITERAL : PCRE2_UCP;  // UCP is not allowed (nor needed) with LITERAL
-  impl_->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &err, &at,
-                              nullptr);
+  impl_->code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &err, &at, nullptr);
   if (!impl_->code) {
     PCRE2_UCHAR msg[256];
     pcre2_get_error_message(err, msg, sizeof msg);
@@ -49,7 +49,8 @@ void Regex::find_all(std::string_view text, std::vector<std::pair<std::size_t, s
     if (rc < 0) {
       PCRE2_UCHAR msg[256];
       pcre2_get_error_message(rc, msg, sizeof msg);
-      throw InputError(fmt::format("pre-tokenizer regex failed at byte {}: {}", pos, reinterpret_cast<const char*>(msg)));
+      throw InputError(
+          fmt::format("pre-tokenizer regex failed at byte {}: {}", pos, reinterpret_cast<const char*>(msg)));
     }
     const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.p);
     const std::size_t b = ov[0], e = ov[1];

@@ -28,8 +28,9 @@ std::unique_ptr<Tokenizer> tokenizer_for_table(const std::string& option, const 
 void label_rows(Table& table, const Tokenizer& tok, bool limited) {
   const std::size_t V = table.V();
   if (tok.size() > V && !limited)
-    throw InputError(fmt::format("the tokenizer ({}) has {} ids but the table {} has {} rows: not this table's tokenizer?",
-                                 tok.source, tok.size(), table.source, V));
+    throw InputError(
+        fmt::format("the tokenizer ({}) has {} ids but the table {} has {} rows: not this table's tokenizer?",
+                    tok.source, tok.size(), table.source, V));
   Vocab vocab;
   vocab.reserve(V);
   std::vector<Id> raw_alias;  // ids whose raw bytes / byte-level spelling differ from their label

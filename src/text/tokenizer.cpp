@@ -6,8 +6,8 @@
 #include <queue>
 
 #include "lumen/core/error.hpp"
-#include "lumen/text/display.hpp"
 #include "lumen/text/byte_level.hpp"
+#include "lumen/text/display.hpp"
 
 namespace lumen::text {
 
@@ -208,10 +208,8 @@ void Tokenizer::encode_piece(std::string_view piece, std::vector<Id>& out) const
     }
   }
   const std::size_t start = out.size();
-  if (piece.size() <= kShortPiece)
-    merge(piece, out);
-  else
-    merge_long(piece, out);
+  if (piece.size() <= kShortPiece) merge(piece, out);
+  else merge_long(piece, out);
   std::lock_guard lock(cache_mutex_);
   if (cache_.size() >= kCacheMax) cache_.clear();
   cache_.emplace(std::string(piece), std::vector<Id>(out.begin() + static_cast<std::ptrdiff_t>(start), out.end()));

@@ -49,11 +49,13 @@ std::uint64_t offset_of(std::string_view text, std::string_view key) {
 }
 
 // A byte-level spelling -> raw bytes, or a ParseError naming the token (and where the file first mentions it).
-std::string raw_bytes(const std::string& spelled, const std::string& name, std::string_view text, std::string_view what) {
+std::string raw_bytes(const std::string& spelled, const std::string& name, std::string_view text,
+                      std::string_view what) {
   auto raw = from_byte_level(spelled);
   if (!raw)
-    throw ParseError(name, 0, offset_of(text, spelled),
-                     fmt::format("{} \"{}\" is not a byte-level spelling (GPT-2's byte-to-unicode map)", what, spelled));
+    throw ParseError(
+        name, 0, offset_of(text, spelled),
+        fmt::format("{} \"{}\" is not a byte-level spelling (GPT-2's byte-to-unicode map)", what, spelled));
   return *raw;
 }
 
@@ -79,8 +81,7 @@ std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, cons
     const auto id = v.get<Id>();
     if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
       throw ParseError(encoder_json, 0, offset_of(enc_text, k), fmt::format("id {} is given twice", id));
-    put_token(model.tokens, static_cast<std::size_t>(id),
-              raw_bytes(k, encoder_json, enc_text, "token"));
+    put_token(model.tokens, static_cast<std::size_t>(id), raw_bytes(k, encoder_json, enc_text, "token"));
     by_spelling.emplace(k, id);
   }
 
@@ -95,7 +96,8 @@ std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, cons
     if (line.empty() || (lineno == 1 && line.starts_with("#version"))) continue;
     const auto sp = line.find(' ');
     if (sp == std::string::npos || sp == 0 || sp + 1 == line.size() || line.find(' ', sp + 1) != std::string::npos)
-      throw ParseError(vocab_bpe, lineno, 0, fmt::format("expected a merge \"A B\" (two tokens, one space), got \"{}\"", line));
+      throw ParseError(vocab_bpe, lineno, 0,
+                       fmt::format("expected a merge \"A B\" (two tokens, one space), got \"{}\"", line));
     const std::string a = line.substr(0, sp), b = line.substr(sp + 1);
     auto ia = by_spelling.find(a), ib = by_spelling.find(b), im = by_spelling.find(a + b);
     for (auto [it, s] : {std::pair{ia, a}, std::pair{ib, b}, std::pair{im, a + b}})
@@ -155,20 +157,20 @@ void parse_pre_tokenizer(const json& p, PreParse& out, std::string_view text, co
     if (p.value("use_regex", true)) out.pre.add_split(kGpt2Pattern);
   } else if (type == "Split") {
     if (!p.contains("pattern") || !p["pattern"].is_object())
-      throw ParseError(name, 0, off, "pre_tokenizer Split: expected \"pattern\": {\"Regex\": ...} or {\"String\": ...}");
+      throw ParseError(name, 0, off,
+                       "pre_tokenizer Split: expected \"pattern\": {\"Regex\": ...} or {\"String\": ...}");
     const json& pat = p["pattern"];
     const bool literal = pat.contains("String");
     const json& s = literal ? pat["String"] : pat.contains("Regex") ? pat["Regex"] : json();
     if (!s.is_string()) throw ParseError(name, 0, off, "pre_tokenizer Split: the pattern is not a string");
     const std::string behavior = p.value("behavior", "Isolated");
     SplitBehavior b;
-    if (behavior == "Isolated")
-      b = SplitBehavior::isolated;
-    else if (behavior == "Removed")
-      b = SplitBehavior::removed;
+    if (behavior == "Isolated") b = SplitBehavior::isolated;
+    else if (behavior == "Removed") b = SplitBehavior::removed;
     else
-      throw ParseError(name, 0, off,
-                       fmt::format("pre_tokenizer Split: behavior \"{}\" is not supported (Isolated, Removed)", behavior));
+      throw ParseError(
+          name, 0, off,
+          fmt::format("pre_tokenizer Split: behavior \"{}\" is not supported (Isolated, Removed)", behavior));
     if (p.value("invert", false)) throw ParseError(name, 0, off, "pre_tokenizer Split: invert is not supported");
     try {
       out.pre.add_split(s.get<std::string>(), literal, b);
@@ -197,13 +199,15 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
   const json j = parse_json(text, name);
   if (!j.is_object()) throw ParseError(name, 0, 0, "expected a JSON object (a Hugging Face tokenizer.json)");
   if (!j.contains("model") || !j["model"].is_object())
-    throw ParseError(name, 0, 0, "no \"model\" object (a Hugging Face tokenizer.json has model.type, model.vocab, model.merges)");
+    throw ParseError(name, 0, 0,
+                     "no \"model\" object (a Hugging Face tokenizer.json has model.type, model.vocab, model.merges)");
   const json& m = j["model"];
   const auto moff = offset_of(text, "model");
   const std::string type = m.contains("type") && m["type"].is_string() ? m["type"].get<std::string>() : "BPE";
   if (type != "BPE")
-    throw ParseError(name, 0, offset_of(text, "type"),
-                     fmt::format("unknown model type \"{}\": lumen reads byte-level BPE tokenizers (model.type \"BPE\")", type));
+    throw ParseError(
+        name, 0, offset_of(text, "type"),
+        fmt::format("unknown model type \"{}\": lumen reads byte-level BPE tokenizers (model.type \"BPE\")", type));
   if (!m.contains("vocab") || !m["vocab"].is_object())
     throw ParseError(name, 0, moff, "model.vocab is missing (expected an object mapping tokens to ids)");
   if (!m.contains("merges") || !m["merges"].is_array())
@@ -215,14 +219,15 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
     if (m.contains(key) && m[key].is_string() && !m[key].get<std::string>().empty())
       throw ParseError(name, 0, offset_of(text, key), fmt::format("model.{} is not supported by byte-level BPE", key));
   if (j.contains("normalizer") && !normalizer_is_identity(j["normalizer"]))
-    throw ParseError(name, 0, offset_of(text, "normalizer"),
-                     fmt::format("normalizer {} is not supported (lumen reads tokenizers without one, as GPT-2 and Llama 3)",
-                                 j["normalizer"].value("type", "?")));
+    throw ParseError(
+        name, 0, offset_of(text, "normalizer"),
+        fmt::format("normalizer {} is not supported (lumen reads tokenizers without one, as GPT-2 and Llama 3)",
+                    j["normalizer"].value("type", "?")));
 
   PreParse pp;
   parse_pre_tokenizer(j.value("pre_tokenizer", json()), pp, text, name);
-  const bool decoder_byte_level = j.contains("decoder") && j["decoder"].is_object() &&
-                                  j["decoder"].value("type", "") == "ByteLevel";
+  const bool decoder_byte_level =
+      j.contains("decoder") && j["decoder"].is_object() && j["decoder"].value("type", "") == "ByteLevel";
   if (!pp.byte_level && !decoder_byte_level)
     throw ParseError(name, 0, offset_of(text, "pre_tokenizer"),
                      "not a byte-level BPE: neither the pre_tokenizer nor the decoder is ByteLevel");
@@ -235,10 +240,12 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
     if (!at.is_array()) throw ParseError(name, 0, offset_of(text, "added_tokens"), "added_tokens: expected an array");
     for (std::size_t i = 0; i < at.size(); ++i) {
       const json& a = at[i];
-      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 || a["id"].get<std::int64_t>() >= kMaxId ||
-          !a.contains("content") || !a["content"].is_string() || a["content"].get<std::string>().empty())
-        throw ParseError(name, 0, offset_of(text, "added_tokens"),
-                         fmt::format("added_tokens[{}]: expected {{\"id\": N in [0, {}), \"content\": \"...\"}}", i, kMaxId));
+      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 ||
+          a["id"].get<std::int64_t>() >= kMaxId || !a.contains("content") || !a["content"].is_string() ||
+          a["content"].get<std::string>().empty())
+        throw ParseError(
+            name, 0, offset_of(text, "added_tokens"),
+            fmt::format("added_tokens[{}]: expected {{\"id\": N in [0, {}), \"content\": \"...\"}}", i, kMaxId));
       added_at[a["id"].get<Id>()] = added.size();
       added.push_back(AddedToken{a["content"], a["id"].get<Id>(), a.value("special", false)});
     }
@@ -249,7 +256,8 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
   const auto voff = offset_of(text, "vocab");
   for (auto& [k, v] : m["vocab"].items()) {
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= kMaxId)
-      throw ParseError(name, 0, voff, fmt::format("model.vocab \"{}\": expected an id in [0, {}), got {}", k, kMaxId, v.dump()));
+      throw ParseError(name, 0, voff,
+                       fmt::format("model.vocab \"{}\": expected an id in [0, {}), got {}", k, kMaxId, v.dump()));
     const Id id = v.get<Id>();
     by_spelling.emplace(k, id);
     if (added_at.count(id)) continue;  // the added token stands for this id
@@ -278,10 +286,12 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
     }
     auto ia = by_spelling.find(a), ib = by_spelling.find(b);
     if (ia == by_spelling.end() || ib == by_spelling.end())
-      throw ParseError(name, 0, mgoff,
-                       fmt::format("model.merges[{}]: \"{}\" is not in model.vocab", r, ia == by_spelling.end() ? a : b));
+      throw ParseError(
+          name, 0, mgoff,
+          fmt::format("model.merges[{}]: \"{}\" is not in model.vocab", r, ia == by_spelling.end() ? a : b));
     if (!by_spelling.count(a + b))
-      throw ParseError(name, 0, mgoff, fmt::format("model.merges[{}]: the merged token \"{}\" is not in model.vocab", r, a + b));
+      throw ParseError(name, 0, mgoff,
+                       fmt::format("model.merges[{}]: the merged token \"{}\" is not in model.vocab", r, a + b));
     model.merges.push_back({ia->second, ib->second});
   }
   model.whole_piece_first = m.value("ignore_merges", false);

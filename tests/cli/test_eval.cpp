@@ -89,7 +89,8 @@ TEST(CliEval, NoExcludeShowsHowOftenTheAnswerIsAnInput) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("inputs NOT excluded"), std::string::npos);
   EXPECT_NE(r.out.find("the best candidate is one of the three inputs in"), std::string::npos) << r.out;
-  const auto j = nlohmann::json::parse(lumen("eval analogies " + kTable + " " + kQuestions + " --no-exclude --json").out);
+  const auto j =
+      nlohmann::json::parse(lumen("eval analogies " + kTable + " " + kQuestions + " --no-exclude --json").out);
   EXPECT_GT(j["top_is_input"].get<double>(), 0.3);  // on this table, 39%: mostly b itself
   EXPECT_LT(j["correct"].get<int>(), 10369);
   EXPECT_EQ(j["exclude_inputs"], false);
@@ -110,21 +111,21 @@ TEST(CliEval, SimilarityJson) {
 
 TEST(CliEval, SeveralTablesAndFilesCompare) {
   const CliRun r = lumen("eval similarity " + kLee + " " + kW2v + " --files " + kData + "/wordsim353.tsv " + kData +
-                      "/simlex999.txt");
+                         "/simlex999.txt");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("wordsim353.tsv"), std::string::npos);
   EXPECT_NE(r.out.find("simlex999.txt"), std::string::npos);
   EXPECT_NE(r.out.find("lee_fasttext.vec"), std::string::npos);
   EXPECT_NE(r.out.find("word2vec_pre_kv_c"), std::string::npos);
   const CliRun j = lumen("eval similarity " + kLee + " " + kW2v + " --files " + kData + "/wordsim353.tsv " + kData +
-                      "/simlex999.txt --json");
+                         "/simlex999.txt --json");
   ASSERT_EQ(j.code, 0) << j.err;
   const auto results = nlohmann::json::parse(j.out)["results"];
   ASSERT_EQ(results.size(), 4u);
   EXPECT_NEAR(results[3]["spearman"].get<double>(), -0.03810621998862847, 1e-6);  // w2v on simlex (gensim)
   // Analogies: a table that answers nothing gets an error cell, not a failed comparison.
-  const CliRun a = lumen("eval analogies " + kTable + " " + kData + "/formats/crime-and-punishment.vec " + kQuestions +
-                      " --json");
+  const CliRun a =
+      lumen("eval analogies " + kTable + " " + kData + "/formats/crime-and-punishment.vec " + kQuestions + " --json");
   ASSERT_EQ(a.code, 0) << a.err;
   const auto ar = nlohmann::json::parse(a.out)["results"];
   ASSERT_EQ(ar.size(), 2u);

@@ -80,8 +80,9 @@ TEST(CliProject, JsonOnStdoutCarriesPointsAndHonestyNumbers) {
 
 TEST(CliProject, TsneWithSeedsReportsAgreementAndDrawsAPng) {
   Dir d;
-  const Outcome r = lumen("project " + kVec + " --method tsne --seeds 2 --iterations 300 --highlight man,landlady --json -o " +
-                      (d / "map.png"));
+  const Outcome r =
+      lumen("project " + kVec + " --method tsne --seeds 2 --iterations 300 --highlight man,landlady --json -o " +
+            (d / "map.png"));
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["method"], "tsne");

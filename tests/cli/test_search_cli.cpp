@@ -118,7 +118,8 @@ TEST(CliNeighbours, ApproxWithSavedIndexAgreesWithExact) {
   EXPECT_TRUE(std::filesystem::exists(index));
   CliRun loaded = lumen("neighbours " + kLee + " the -k 5 --approx --index " + index + " --ef 200 --json");
   ASSERT_EQ(loaded.code, 0) << loaded.out;
-  auto e = nlohmann::json::parse(exact.out), b = nlohmann::json::parse(built.out), l = nlohmann::json::parse(loaded.out);
+  auto e = nlohmann::json::parse(exact.out), b = nlohmann::json::parse(built.out),
+       l = nlohmann::json::parse(loaded.out);
   EXPECT_TRUE(l["approx"].get<bool>());
   EXPECT_EQ(tokens(l["neighbours"]), tokens(e["neighbours"]));  // 1762 rows, ef 200: the graph finds them all
   EXPECT_EQ(tokens(b["neighbours"]), tokens(e["neighbours"]));
@@ -186,7 +187,8 @@ TEST(CliAnalogy, NoExcludeStdinAndErrors) {
 
 TEST(CliSimilarityAndDoesntMatch, MatchGensim) {
   const auto& s = lee_expected()["similarity"][1];
-  CliRun r = lumen("similarity " + kLee + " " + s["w1"].get<std::string>() + " " + s["w2"].get<std::string>() + " --json");
+  CliRun r =
+      lumen("similarity " + kLee + " " + s["w1"].get<std::string>() + " " + s["w2"].get<std::string>() + " --json");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NEAR(nlohmann::json::parse(r.out)["score"].get<double>(), s["score"].get<double>(), 1e-5);
   CliRun batch = lumen("similarity " + kLee + " --json", "the of\\nof the\\n");

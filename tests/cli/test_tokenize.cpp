@@ -39,8 +39,9 @@ bool have_gpt2() { return std::filesystem::exists(kGpt2Dir + "/encoder.json"); }
 #define REQUIRE_GPT2() \
   if (!have_gpt2()) GTEST_SKIP() << "GPT-2 files missing: scripts/install-deps.sh"
 
-lumen::text::testing::TempGpt2Checkpoint g_checkpoint(
-    std::filesystem::path(::testing::TempDir()) / ("lumen_cli_gpt2_" + std::to_string(::getpid())), kGpt2Dir);
+lumen::text::testing::TempGpt2Checkpoint g_checkpoint(std::filesystem::path(::testing::TempDir()) /
+                                                          ("lumen_cli_gpt2_" + std::to_string(::getpid())),
+                                                      kGpt2Dir);
 const std::string& checkpoint() { return g_checkpoint.path(); }
 
 }  // namespace
@@ -85,7 +86,8 @@ TEST(CliTokenize, ErrorsAndExitCodes) {
   EXPECT_EQ(r.code, 1);
   r = run_lumen("tokenize --tokenizer /nonexistent/tokenizer.json hi", "", true);
   EXPECT_EQ(r.code, 1);
-  const auto bad = std::filesystem::path(::testing::TempDir()) / ("lumen_cli_badtok_" + std::to_string(::getpid()) + ".json");
+  const auto bad =
+      std::filesystem::path(::testing::TempDir()) / ("lumen_cli_badtok_" + std::to_string(::getpid()) + ".json");
   { std::ofstream(bad) << "{\"model\": {\"type\": \"WordPiece\", \"vocab\": {}}}"; }
   r = run_lumen("tokenize --tokenizer " + bad.string() + " hi", "", true);
   EXPECT_EQ(r.code, 1);
@@ -99,7 +101,8 @@ TEST(CliTokenize, ErrorsAndExitCodes) {
 
 TEST(CliTokenize, FileCount) {
   REQUIRE_GPT2();
-  const auto f = std::filesystem::path(::testing::TempDir()) / ("lumen_cli_tokfile_" + std::to_string(::getpid()) + ".txt");
+  const auto f =
+      std::filesystem::path(::testing::TempDir()) / ("lumen_cli_tokfile_" + std::to_string(::getpid()) + ".txt");
   { std::ofstream(f) << "The cat sat\nHello world\n"; }
   Result r = run_lumen("tokenize --file " + f.string() + " --count --json");
   ASSERT_EQ(r.code, 0) << r.out;

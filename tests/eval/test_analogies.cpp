@@ -188,12 +188,12 @@ TEST(EvalAnalogies, FirstCasingWinsAndInputsAreExcludedByTheirUpperCase) {
     t.E.set(r, 0, x);
     t.E.set(r, 1, y);
   };
-  set_row(0, 1, 0);     // Paris
-  set_row(1, 1, 1);     // France
-  set_row(2, 0.9f, 0.1f);  // Rome
+  set_row(0, 1, 0);          // Paris
+  set_row(1, 1, 1);          // France
+  set_row(2, 0.9f, 0.1f);    // Rome
   set_row(3, 0.95f, 0.05f);  // paris: nearest to France - Paris + Rome after the inputs
   set_row(4, 0.9f, 1.05f);   // Italy
-  set_row(5, -1, 0);    // london
+  set_row(5, -1, 0);         // london
   // The third question's best candidate is an input (london): excluded, the answer is Italy.
   const auto set = parse_analogy_set(
       ": capitals\nParis France Rome Italy\nparis FRANCE rome italy\nParis France london Italy\n", "q.txt");

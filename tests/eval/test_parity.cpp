@@ -43,9 +43,8 @@ TEST(EvalParity, AnalogiesEqualGensim) {
   const json all = expected();
   for (const auto& e : all["analogies"]) {
     const std::string name = e["table"];
-    SCOPED_TRACE(name + " restrict=" + std::to_string(e["restrict"].get<int>()) +
-                 " case_insensitive=" + std::to_string(e["case_insensitive"].get<bool>()) +
-                 " method=" + e["method"].get<std::string>());
+    SCOPED_TRACE(name + " restrict=" + std::to_string(e["restrict"].get<int>()) + " case_insensitive=" +
+                 std::to_string(e["case_insensitive"].get<bool>()) + " method=" + e["method"].get<std::string>());
     lumen::eval::AnalogyOptions o;
     o.restrict = e["restrict"];
     o.case_insensitive = e["case_insensitive"];

@@ -8,9 +8,9 @@ using lumen::eval::unicode_upper;
 
 TEST(EvalTextFold, UpperIsPythonsStrUpper) {
   EXPECT_EQ(*unicode_upper("Athens greece"), "ATHENS GREECE");
-  EXPECT_EQ(*unicode_upper("straße"), "STRASSE");                    // full mapping: one letter becomes two
-  EXPECT_EQ(*unicode_upper("преступление"), "ПРЕСТУПЛЕНИЕ");        // Cyrillic
-  EXPECT_EQ(*unicode_upper("ﬁne"), "FINE");                          // ligature
+  EXPECT_EQ(*unicode_upper("straße"), "STRASSE");             // full mapping: one letter becomes two
+  EXPECT_EQ(*unicode_upper("преступление"), "ПРЕСТУПЛЕНИЕ");  // Cyrillic
+  EXPECT_EQ(*unicode_upper("ﬁne"), "FINE");                   // ligature
   EXPECT_EQ(*unicode_upper("ǆ"), "Ǆ");
   EXPECT_EQ(*unicode_upper("İi"), "İI");
   EXPECT_EQ(*unicode_upper("123-_!"), "123-_!");
@@ -21,7 +21,10 @@ TEST(EvalTextFold, UpperIsPythonsStrUpper) {
 }
 
 TEST(EvalTextFold, SplitIsPythonsStrSplit) {
-  const auto w = split_whitespace("  a\tb\xc2\xa0" "c\xe3\x80\x80" "d\r\n");  // NBSP and ideographic space split
+  const auto w = split_whitespace(
+      "  a\tb\xc2\xa0"
+      "c\xe3\x80\x80"
+      "d\r\n");  // NBSP and ideographic space split
   ASSERT_EQ(w.size(), 4u);
   EXPECT_EQ(w[0], "a");
   EXPECT_EQ(w[1], "b");

@@ -69,7 +69,8 @@ TEST(Word2VecBinary, TruncatedValues) {
   OpenOptions o;
   o.format = Format::word2vec_binary;
   // a long first word gets the file past the size check; the cut inside the last row is found at its values
-  const std::string bytes = "2 2\nabcdefghijkl " + f32_bytes({1, 2}) + "\nb " + f32_bytes({3}) + std::string("\x01\x02", 2);
+  const std::string bytes =
+      "2 2\nabcdefghijkl " + f32_bytes({1, 2}) + "\nb " + f32_bytes({3}) + std::string("\x01\x02", 2);
   expect_error(bytes, "expected 8 bytes of float32 values", o, 28);
   expect_error("2 2\na " + f32_bytes({1, 2}), "header claims 2 rows", o);
 }
@@ -135,16 +136,16 @@ TEST(Safetensors, MappedF32WithoutCopying) {
 TEST(Safetensors, F16AndBf16AndConventionalNames) {
   ScratchDir dir;
   const std::string d16 = std::string("\x00\x3c\x00\xc0", 4);  // f16 1.0, -2.0
-  const Table h = open_table(dir.write("a.safetensors",
-                                       safetensors_bytes({{"model.embed_tokens.weight", tensor("F16", {1, 2}, 0, 4)}}, d16)));
+  const Table h = open_table(
+      dir.write("a.safetensors", safetensors_bytes({{"model.embed_tokens.weight", tensor("F16", {1, 2}, 0, 4)}}, d16)));
   EXPECT_FLOAT_EQ(h.E.at(0, 1), -2.0f);
   EXPECT_EQ(h.E.dtype(), DType::f32);  // converted to the requested storage type
   OpenOptions keep;
   keep.dtype = DType::bf16;
   const std::string b16 = std::string("\x80\x3f\x00\xc0", 4);  // bf16 1.0, -2.0
-  const Table b = open_table(dir.write("b.safetensors",
-                                       safetensors_bytes({{"tok_embeddings.weight", tensor("BF16", {1, 2}, 0, 4)}}, b16)),
-                             keep);
+  const Table b = open_table(
+      dir.write("b.safetensors", safetensors_bytes({{"tok_embeddings.weight", tensor("BF16", {1, 2}, 0, 4)}}, b16)),
+      keep);
   EXPECT_EQ(b.E.dtype(), DType::bf16);
   EXPECT_FLOAT_EQ(b.E.at(0, 0), 1.0f);
 }
@@ -158,9 +159,9 @@ TEST(Safetensors, BadHeaders) {
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {2, 2}, 8, 4)}}, data), "outside");
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {2, 3}, 0, 16)}}, data), "need 24");
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {1ull << 40, 1ull << 40}, 0, 16)}}, data), "shape");
-  expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {1, 2}, 0, 8)}, {"b", tensor("F32", {1, 2}, 4, 12)}},
-                                 data),
-               "overlap");
+  expect_error(
+      safetensors_bytes({{"wte.weight", tensor("F32", {1, 2}, 0, 8)}, {"b", tensor("F32", {1, 2}, 4, 12)}}, data),
+      "overlap");
   expect_error(safetensors_bytes({{"wte.weight", tensor("Q4", {1, 2}, 0, 8)}}, data), "unknown dtype");
   expect_error(safetensors_bytes({{"wte.weight", {{"dtype", "F32"}}}}, data), "expected an object with dtype");
 }
@@ -178,15 +179,16 @@ TEST(Safetensors, TensorChoice) {
   expect_error<InputError>(safetensors_bytes({{"wte.weight", tensor("F32", {4}, 0, 16)}}, data), "2-D");
   // a single 2-D tensor under another name is taken
   ScratchDir dir;
-  const Table t = open_table(dir.write("one.safetensors", safetensors_bytes({{"emb", tensor("F32", {2, 2}, 0, 16)}}, data)));
+  const Table t =
+      open_table(dir.write("one.safetensors", safetensors_bytes({{"emb", tensor("F32", {2, 2}, 0, 16)}}, data)));
   EXPECT_FLOAT_EQ(t.E.at(1, 0), 3.0f);
 }
 
 // ---- npy
 TEST(Npy, MappedF32AndF16AndVocab) {
   ScratchDir dir;
-  const std::string path =
-      dir.write("e.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", f32_bytes({1, 2, 3, 4})));
+  const std::string path = dir.write(
+      "e.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", f32_bytes({1, 2, 3, 4})));
   LoadReport r;
   const Table t = open_table(path, {}, r);
   EXPECT_EQ(t.format, "npy");

@@ -2,9 +2,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "io_test_util.hpp"
 #include <cmath>
 #include <fmt/format.h>
+#include "io_test_util.hpp"
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
@@ -18,8 +18,7 @@ using namespace lumen::io::test;
 using ::testing::HasSubstr;
 
 // The ParseError open_table throws for `bytes`, checked for the line and a phrase of the message.
-void expect_parse_error(const std::string& bytes, std::uint64_t line, const std::string& phrase,
-                        OpenOptions o = {}) {
+void expect_parse_error(const std::string& bytes, std::uint64_t line, const std::string& phrase, OpenOptions o = {}) {
   ScratchDir dir;
   const std::string path = dir.write("t.txt", bytes);
   try {

@@ -48,8 +48,9 @@ TEST(Writers, EveryFormatRoundTripsF32Exactly) {
   const Table t = awkward_table();
   ScratchDir dir;
   const std::pair<Format, std::string> outs[] = {
-      {Format::word2vec_text, "a.txt"},  {Format::word2vec_binary, "a.bin"}, {Format::glove, "a.glove"},
-      {Format::safetensors, "a.safetensors"}, {Format::npy, "a.npy"},     {Format::projector_tsv, "vectors.tsv"}};
+      {Format::word2vec_text, "a.txt"}, {Format::word2vec_binary, "a.bin"},
+      {Format::glove, "a.glove"},       {Format::safetensors, "a.safetensors"},
+      {Format::npy, "a.npy"},           {Format::projector_tsv, "vectors.tsv"}};
   for (const auto& [format, name] : outs) {
     const std::string path = dir.file(name);
     EXPECT_EQ(format_from_path(path), format);
@@ -186,7 +187,8 @@ TEST(Writers, NumPyWrittenFilesLoadInLumen) {
   if (!have_numpy()) GTEST_SKIP() << "/usr/bin/python3 with numpy not available";
   ScratchDir dir;
   const std::string cmd = fmt::format(
-      "/usr/bin/python3 -c \"import numpy as np; np.save('{0}/f.npy', np.arange(12, dtype=np.float32).reshape(3, 4) / 3); "
+      "/usr/bin/python3 -c \"import numpy as np; np.save('{0}/f.npy', np.arange(12, dtype=np.float32).reshape(3, 4) / "
+      "3); "
       "np.save('{0}/h.npy', (np.arange(6, dtype=np.float16).reshape(2, 3) - 2.5))\"",
       dir.path());
   ASSERT_EQ(std::system(cmd.c_str()), 0);

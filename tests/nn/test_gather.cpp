@@ -24,8 +24,7 @@ TEST(Gather, EveryVariantMatchesGenericBitForBit) {
     for (float scale : {1.0f, 27.712812f}) {
       nn::gather_rows(Isa::generic, ref.f32_mut().data(), E.f32().data(), ids.data(), ids.size(), d, scale, false);
       for (std::size_t p = 0; p < ids.size(); ++p)
-        for (std::size_t j = 0; j < d; ++j)
-          ASSERT_EQ(ref.at(p, j), E.at(static_cast<std::size_t>(ids[p]), j) * scale);
+        for (std::size_t j = 0; j < d; ++j) ASSERT_EQ(ref.at(p, j), E.at(static_cast<std::size_t>(ids[p]), j) * scale);
       for (Isa isa : available_isas())
         for (bool stream : {false, true})
           for (std::size_t shift : {0, 1}) {

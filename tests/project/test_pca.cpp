@@ -45,7 +45,8 @@ Reference reference_pca(const Matrix& X, std::size_t k) {
     for (std::size_t c = 0; c < d; ++c) mean[c] += X.at(i, c) / static_cast<double>(n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t a = 0; a < d; ++a)
-      for (std::size_t b = 0; b < d; ++b) C[a * d + b] += (X.at(i, a) - mean[a]) * (X.at(i, b) - mean[b]) / static_cast<double>(n - 1);
+      for (std::size_t b = 0; b < d; ++b)
+        C[a * d + b] += (X.at(i, a) - mean[a]) * (X.at(i, b) - mean[b]) / static_cast<double>(n - 1);
   Reference r;
   for (std::size_t a = 0; a < d; ++a) r.total += C[a * d + a];
   for (std::size_t j = 0; j < k; ++j) {

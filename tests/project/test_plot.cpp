@@ -20,7 +20,8 @@ TEST(Labels, PlacedLabelsNeverOverlapAndStayInside) {
     const Box& b = placed[a].box;
     EXPECT_TRUE(b.x0 >= 0 && b.y0 >= 0 && b.x1 <= 500 && b.y1 <= 400);
     if (!req[a].must) {
-      for (std::size_t c = 0; c < a; ++c) EXPECT_FALSE(placed[c].placed && placed[c].box.overlaps(b)) << a << " vs " << c;
+      for (std::size_t c = 0; c < a; ++c)
+        EXPECT_FALSE(placed[c].placed && placed[c].box.overlaps(b)) << a << " vs " << c;
     }
   }
   EXPECT_GT(n, 30u);

@@ -18,7 +18,8 @@ using namespace lumen::project;
 namespace {
 
 // `clusters` Gaussian blobs in D dimensions, far apart.
-Matrix blobs(std::size_t n, std::size_t D, std::size_t clusters, std::uint64_t seed, std::vector<int>* label = nullptr) {
+Matrix blobs(std::size_t n, std::size_t D, std::size_t clusters, std::uint64_t seed,
+             std::vector<int>* label = nullptr) {
   Rng rng(seed);
   std::vector<double> centres(clusters * D);
   for (auto& c : centres) c = 8.0 * rng.normal();
@@ -95,7 +96,8 @@ TEST(Affinities, JointIsSymmetricAndSumsToOne) {
     for (std::size_t p = P.ptr[i]; p < P.ptr[i + 1]; ++p) {
       sum += P.val[p];
       EXPECT_NE(P.col[p], static_cast<std::int32_t>(i));
-      EXPECT_FLOAT_EQ(P.val[p], static_cast<float>(value(static_cast<std::size_t>(P.col[p]), static_cast<std::int32_t>(i))));
+      EXPECT_FLOAT_EQ(P.val[p],
+                      static_cast<float>(value(static_cast<std::size_t>(P.col[p]), static_cast<std::int32_t>(i))));
     }
   EXPECT_NEAR(sum, 1.0, 1e-5);
 }

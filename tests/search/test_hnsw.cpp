@@ -57,14 +57,14 @@ TEST(Hnsw, SaveLoadRoundTripAndForeignIndexRefused) {
   const auto q = s.row(7);
   EXPECT_EQ(loaded.search(q, 5), index.search(q, 5));
   for (const auto& n : loaded.search(q, 20)) EXPECT_LT(n.id, 400);
-  EXPECT_THROW(HnswIndex::load(path, s, Metric::cosine, 0), InputError);         // row count differs
-  EXPECT_THROW(HnswIndex::load(path, s, Metric::euclidean, 400), InputError);    // stored rows are unit rows
+  EXPECT_THROW(HnswIndex::load(path, s, Metric::cosine, 0), InputError);       // row count differs
+  EXPECT_THROW(HnswIndex::load(path, s, Metric::euclidean, 400), InputError);  // stored rows are unit rows
   const Table other = test::random_table(500, 12, DType::f16, 3, false);
   const Searcher so(other);
-  EXPECT_THROW(HnswIndex::load(path, so, Metric::cosine, 400), InputError);      // another table
+  EXPECT_THROW(HnswIndex::load(path, so, Metric::cosine, 400), InputError);  // another table
   const Table wide = test::random_table(500, 13, DType::f32, 3, false);
   const Searcher sw(wide);
-  EXPECT_THROW(HnswIndex::load(path, sw, Metric::cosine, 400), InputError);      // another d
+  EXPECT_THROW(HnswIndex::load(path, sw, Metric::cosine, 400), InputError);  // another d
   {
     std::ofstream bad(path, std::ios::binary | std::ios::trunc);
     bad << "not an index";

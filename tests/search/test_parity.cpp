@@ -66,7 +66,8 @@ TEST_P(Parity, GensimResultsOnSampleTable) {
   for (const auto& q : e["analogies"]) {
     const Id a = t.vocab.require(q["a"].get<std::string>()), b = t.vocab.require(q["b"].get<std::string>()),
              c = t.vocab.require(q["c"].get<std::string>());
-    SCOPED_TRACE("analogy " + q["a"].get<std::string>() + " " + q["b"].get<std::string>() + " " + q["c"].get<std::string>());
+    SCOPED_TRACE("analogy " + q["a"].get<std::string>() + " " + q["b"].get<std::string>() + " " +
+                 q["c"].get<std::string>());
     AnalogyOptions o;
     o.k = 10;
     expect_same(t, analogy(s, a, b, c, o).answers, q["add"]);

@@ -74,7 +74,8 @@ inline std::string write_gpt2_checkpoint(const std::filesystem::path& dir, const
 // A checkpoint in a temporary directory, written on first use and removed when the test binary exits.
 class TempGpt2Checkpoint {
  public:
-  TempGpt2Checkpoint(std::filesystem::path dir, std::string gpt2_dir) : dir_(std::move(dir)), gpt2_dir_(std::move(gpt2_dir)) {}
+  TempGpt2Checkpoint(std::filesystem::path dir, std::string gpt2_dir)
+      : dir_(std::move(dir)), gpt2_dir_(std::move(gpt2_dir)) {}
   ~TempGpt2Checkpoint() {
     std::error_code ec;
     if (!path_.empty()) std::filesystem::remove_all(dir_, ec);

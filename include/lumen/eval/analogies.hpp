@@ -16,13 +16,13 @@ enum class AnalogyMethod { add, mul };  // 3CosAdd (word2vec, gensim), 3CosMul (
 AnalogyMethod parse_analogy_method(const std::string& name);  // "add" | "mul"; UsageError otherwise
 
 struct AnalogyOptions {
-  std::size_t restrict = 300000;     // allowed vocabulary: the first N rows (0: all), gensim's restrict_vocab
-  bool case_insensitive = true;      // compare upper-cased words, first casing winning
+  std::size_t restrict = 300000;  // allowed vocabulary: the first N rows (0: all), gensim's restrict_vocab
+  bool case_insensitive = true;   // compare upper-cased words, first casing winning
   AnalogyMethod method = AnalogyMethod::add;
-  bool exclude = true;               // the answer may not be one of the three inputs
-  std::size_t semantic_sections = 5; // the first N sections are semantic (questions-words), the rest syntactic
-  std::size_t threads = 0;           // 0: lumen::default_threads()
-  bool keep_predictions = false;     // fill AnalogyResult::predictions
+  bool exclude = true;                // the answer may not be one of the three inputs
+  std::size_t semantic_sections = 5;  // the first N sections are semantic (questions-words), the rest syntactic
+  std::size_t threads = 0;            // 0: lumen::default_threads()
+  bool keep_predictions = false;      // fill AnalogyResult::predictions
   // Called now and then with (rows done, rows total) while the table is scanned.
   std::function<void(std::size_t, std::size_t)> progress;
 };
@@ -45,8 +45,8 @@ struct AnalogyResult {
   std::vector<AnalogyTally> sections;  // in file order
   AnalogyTally total{"Total accuracy"};
   AnalogyTally semantic{"semantic"}, syntactic{"syntactic"};
-  std::size_t top_is_input = 0;        // answered questions whose best candidate, inputs allowed, is an input
-  std::size_t rows = 0;                // the size of the allowed vocabulary
+  std::size_t top_is_input = 0;                // answered questions whose best candidate, inputs allowed, is an input
+  std::size_t rows = 0;                        // the size of the allowed vocabulary
   std::vector<AnalogyPrediction> predictions;  // answered questions in file order (keep_predictions)
 };
 

@@ -23,8 +23,8 @@ struct AnalogySection {
 
 struct AnalogySet {
   std::string path;
-  std::vector<AnalogySection> sections;    // in file order, empty sections kept (gensim keeps them)
-  std::vector<MalformedLine> malformed;    // skipped lines (never present when read with strict)
+  std::vector<AnalogySection> sections;  // in file order, empty sections kept (gensim keeps them)
+  std::vector<MalformedLine> malformed;  // skipped lines (never present when read with strict)
   std::size_t questions() const;
 };
 

@@ -15,11 +15,11 @@ struct SimilarityOptions {
 };
 
 struct SimilarityResult {
-  double pearson = 0.0;    // between human scores and cosines (NaN if undefined: fewer than 2 pairs, constant)
-  double spearman = 0.0;   // the same on average ranks
-  std::size_t pairs = 0;   // pairs scored
-  std::size_t oov = 0;     // pairs left out: a word outside the allowed vocabulary
-  std::size_t rows = 0;    // the size of the allowed vocabulary
+  double pearson = 0.0;      // between human scores and cosines (NaN if undefined: fewer than 2 pairs, constant)
+  double spearman = 0.0;     // the same on average ranks
+  std::size_t pairs = 0;     // pairs scored
+  std::size_t oov = 0;       // pairs left out: a word outside the allowed vocabulary
+  std::size_t rows = 0;      // the size of the allowed vocabulary
   double oov_ratio() const;  // oov / (pairs + oov), a fraction (gensim returns it as a percentage)
   std::vector<double> human, model;  // the scored pairs, in file order (model: cosine rounded to f32)
 };

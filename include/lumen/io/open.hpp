@@ -19,24 +19,24 @@ Format parse_format(std::string_view name);  // throws UsageError
 UnicodeErrors parse_unicode_errors(std::string_view name);
 
 struct OpenOptions {
-  std::optional<Format> format;   // nullopt: detect from content
-  DType dtype = DType::f32;       // storage type of the loaded table
-  std::size_t limit = 0;          // read only the first N rows (0: all)
-  std::string tensor;             // safetensors: tensor name (empty: conventional names)
-  std::string vocab_path;         // npy: one token per line (empty: rows named by id)
+  std::optional<Format> format;  // nullopt: detect from content
+  DType dtype = DType::f32;      // storage type of the loaded table
+  std::size_t limit = 0;         // read only the first N rows (0: all)
+  std::string tensor;            // safetensors: tensor name (empty: conventional names)
+  std::string vocab_path;        // npy: one token per line (empty: rows named by id)
   UnicodeErrors unicode_errors = UnicodeErrors::strict;
-  std::size_t threads = 0;        // text parsing threads (0: lumen::default_threads())
+  std::size_t threads = 0;  // text parsing threads (0: lumen::default_threads())
 };
 
 // What happened while reading, beyond the table itself (for `lumen info` and warnings).
 struct LoadReport {
-  std::size_t rows_read = 0;          // rows parsed from the file (before duplicates were dropped)
-  std::size_t duplicates = 0;         // rows dropped because the same word came earlier (the first is kept)
-  std::string first_duplicate;        // the first such word
-  std::size_t repaired_tokens = 0;    // tokens whose invalid UTF-8 was replaced or dropped (--unicode-errors)
-  bool mapped = false;                // E borrows the memory-mapped file (nothing copied)
-  std::uint64_t file_bytes = 0;       // size of the file read
-  std::string tensor;                 // safetensors: the tensor read
+  std::size_t rows_read = 0;        // rows parsed from the file (before duplicates were dropped)
+  std::size_t duplicates = 0;       // rows dropped because the same word came earlier (the first is kept)
+  std::string first_duplicate;      // the first such word
+  std::size_t repaired_tokens = 0;  // tokens whose invalid UTF-8 was replaced or dropped (--unicode-errors)
+  bool mapped = false;              // E borrows the memory-mapped file (nothing copied)
+  std::uint64_t file_bytes = 0;     // size of the file read
+  std::string tensor;               // safetensors: the tensor read
 };
 
 // Detects the format from the first bytes of the file (and its size), not its extension.
@@ -47,7 +47,6 @@ Table open_table(const std::string& path, const OpenOptions& options = {});
 // The same, also saying what was dropped or repaired on the way.
 Table open_table(const std::string& path, const OpenOptions& options, LoadReport& report);
 // Reads a table from bytes in memory (`name` is used in messages); the result owns its data.
-Table open_table_bytes(std::string_view bytes, const std::string& name, const OpenOptions& options,
-                       LoadReport& report);
+Table open_table_bytes(std::string_view bytes, const std::string& name, const OpenOptions& options, LoadReport& report);
 
 }  // namespace lumen::io

@@ -9,8 +9,8 @@
 namespace lumen::io {
 
 struct WriteOptions {
-  std::string vocab_path;              // npy / projector-tsv: the token file (empty: beside the output, see below)
-  std::string tensor = "wte.weight";   // safetensors: the tensor's name (a conventional one, found on reading)
+  std::string vocab_path;             // npy / projector-tsv: the token file (empty: beside the output, see below)
+  std::string tensor = "wte.weight";  // safetensors: the tensor's name (a conventional one, found on reading)
 };
 
 // The format an output path asks for, by extension: .txt/.vec word2vec-text, .bin word2vec-binary,

@@ -14,15 +14,15 @@ struct Box {
 };
 
 struct LabelRequest {
-  double px = 0, py = 0;   // the point
-  double r = 0;            // its radius: the label keeps clear of it
-  double w = 0, h = 0;     // the text's extent
-  bool must = false;       // highlighted: always placed
+  double px = 0, py = 0;  // the point
+  double r = 0;           // its radius: the label keeps clear of it
+  double w = 0, h = 0;    // the text's extent
+  bool must = false;      // highlighted: always placed
 };
 
 struct LabelPlacement {
   bool placed = false;
-  Box box;                 // where the text goes
+  Box box;  // where the text goes
 };
 
 // Requests in priority order (first placed first); labels stay inside `bounds`.

@@ -18,16 +18,16 @@ Method parse_method(const std::string& name);  // "pca" or "tsne"; throws UsageE
 
 struct MapOptions {
   Method method = Method::pca;
-  std::vector<Id> rows;              // the rows to map (empty: all)
-  bool cosine = true;                // neighbours (t-SNE's input, honesty) by cosine, else Euclidean
+  std::vector<Id> rows;  // the rows to map (empty: all)
+  bool cosine = true;    // neighbours (t-SNE's input, honesty) by cosine, else Euclidean
   double perplexity = 30.0;
   std::size_t iterations = 1000;
   double theta = 0.5;
   bool random_init = false;
   std::uint64_t seed = 1;
-  std::size_t seeds = 1;             // t-SNE maps made with seeds seed, seed+1, ...
-  std::size_t k = 10;                // neighbours compared by the honesty numbers
-  std::size_t sample = 5000;         // honesty numbers over at most this many points (seeded sample; 0: none)
+  std::size_t seeds = 1;      // t-SNE maps made with seeds seed, seed+1, ...
+  std::size_t k = 10;         // neighbours compared by the honesty numbers
+  std::size_t sample = 5000;  // honesty numbers over at most this many points (seeded sample; 0: none)
   std::size_t threads = 0;
   // (stage, done, total), stage e.g. "t-SNE 2/3: optimise".
   std::function<void(const std::string&, std::size_t, std::size_t)> progress;
@@ -35,19 +35,19 @@ struct MapOptions {
 
 struct Map {
   Method method = Method::pca;
-  std::vector<Id> rows;                 // (n) the table rows mapped, in order
-  std::vector<float> xy;                // (n, 2) the map (t-SNE: the first seed's)
-  std::vector<double> variance_ratio;   // PCA: each axis' share of the variance (2)
-  std::vector<std::uint64_t> seeds;     // t-SNE: the seeds used
-  std::vector<double> kl;               // t-SNE: final KL per seed
-  double perplexity = 0;                // t-SNE: the perplexity used
+  std::vector<Id> rows;                // (n) the table rows mapped, in order
+  std::vector<float> xy;               // (n, 2) the map (t-SNE: the first seed's)
+  std::vector<double> variance_ratio;  // PCA: each axis' share of the variance (2)
+  std::vector<std::uint64_t> seeds;    // t-SNE: the seeds used
+  std::vector<double> kl;              // t-SNE: final KL per seed
+  double perplexity = 0;               // t-SNE: the perplexity used
   std::size_t iterations = 0;
   bool exact_gradient = false;
-  std::size_t k = 0;                    // honesty: neighbours compared
-  std::size_t sampled = 0;              // honesty: points the numbers are averaged over
-  std::vector<double> preservation;     // per map: mean share of the k original neighbours kept
-  double agreement = -1;                // t-SNE with 2+ seeds: mean k-NN Jaccard between maps; -1 otherwise
-  double seconds = 0;                   // time spent computing
+  std::size_t k = 0;                 // honesty: neighbours compared
+  std::size_t sampled = 0;           // honesty: points the numbers are averaged over
+  std::vector<double> preservation;  // per map: mean share of the k original neighbours kept
+  double agreement = -1;             // t-SNE with 2+ seeds: mean k-NN Jaccard between maps; -1 otherwise
+  double seconds = 0;                // time spent computing
 };
 
 // E (V, d) any dtype. Throws IdError for a row outside [0, V), InputError with fewer than 3 rows.

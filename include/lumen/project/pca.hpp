@@ -11,11 +11,11 @@
 namespace lumen::project {
 
 struct Pca {
-  std::vector<float> mean;              // (d): the centre the components are taken around
-  Matrix components;                    // (k, d): unit rows, largest variance first
-  std::vector<double> variance;         // (k): variance along each component (divided by N-1)
-  std::vector<double> variance_ratio;   // (k): its share of the total variance
-  double total_variance = 0.0;          // trace of the covariance
+  std::vector<float> mean;             // (d): the centre the components are taken around
+  Matrix components;                   // (k, d): unit rows, largest variance first
+  std::vector<double> variance;        // (k): variance along each component (divided by N-1)
+  std::vector<double> variance_ratio;  // (k): its share of the total variance
+  double total_variance = 0.0;         // trace of the covariance
   std::size_t d() const { return mean.size(); }
   std::size_t k() const { return components.rows(); }
 };

@@ -10,17 +10,17 @@ namespace lumen::project {
 enum class PlotFormat { svg, png };
 
 struct PlotData {
-  std::vector<float> xy;               // (n, 2) map coordinates
-  std::vector<std::string> labels;     // (n) the tokens
-  std::vector<std::uint8_t> highlight; // (n) 1: drawn in colour and always labelled (may be empty)
-  std::vector<std::int32_t> priority;  // points to label, most important first (highlighted ones need not be here)
+  std::vector<float> xy;                // (n, 2) map coordinates
+  std::vector<std::string> labels;      // (n) the tokens
+  std::vector<std::uint8_t> highlight;  // (n) 1: drawn in colour and always labelled (may be empty)
+  std::vector<std::int32_t> priority;   // points to label, most important first (highlighted ones need not be here)
 };
 
 struct PlotOptions {
   std::string title;
   std::vector<std::string> caption;  // lines under the map: the honesty numbers
   int width = 1400, height = 1050;
-  std::size_t max_labels = 250;      // labels beyond the highlighted ones
+  std::size_t max_labels = 250;  // labels beyond the highlighted ones
 };
 
 // The picture's bytes. Throws InputError if the data are inconsistent, Error if Cairo fails.

@@ -15,17 +15,17 @@
 namespace lumen::project {
 
 struct TsneOptions {
-  double perplexity = 30.0;            // neighbours k = 3 x perplexity (fewer if there are fewer points)
-  std::size_t iterations = 1000;       // in all, early exaggeration included
+  double perplexity = 30.0;       // neighbours k = 3 x perplexity (fewer if there are fewer points)
+  std::size_t iterations = 1000;  // in all, early exaggeration included
   double early_exaggeration = 12.0;
   std::size_t exaggeration_iterations = 250;
-  double learning_rate = 0.0;          // 0: auto = max(N / early_exaggeration / 4, 50)
-  double theta = 0.5;                  // Barnes-Hut opening angle; 0: the exact O(N^2) gradient
-  std::size_t exact_below = 1000;      // with N below this, the exact gradient whatever theta
-  std::uint64_t seed = 1;              // the jitter added to the PCA start, or the random start
-  bool random_init = false;            // start from N(0, 1e-4^2) instead of PCA
-  bool cosine = false;                 // neighbours by cosine (rows unit-normalised first) instead of Euclidean
-  std::size_t threads = 0;             // 0: the default
+  double learning_rate = 0.0;      // 0: auto = max(N / early_exaggeration / 4, 50)
+  double theta = 0.5;              // Barnes-Hut opening angle; 0: the exact O(N^2) gradient
+  std::size_t exact_below = 1000;  // with N below this, the exact gradient whatever theta
+  std::uint64_t seed = 1;          // the jitter added to the PCA start, or the random start
+  bool random_init = false;        // start from N(0, 1e-4^2) instead of PCA
+  bool cosine = false;             // neighbours by cosine (rows unit-normalised first) instead of Euclidean
+  std::size_t threads = 0;         // 0: the default
   // Called now and then with (stage, done, total): stage is "neighbours", "affinities" or "optimise".
   std::function<void(const std::string&, std::size_t, std::size_t)> progress;
 };

@@ -12,8 +12,8 @@ struct TsneTable {
   double (*repulse)(const float* xs, const float* ys, std::size_t n, float px, float py, float* fx, float* fy);
   // The same with a mass m_j per entry (Barnes-Hut interaction lists: cells as points of mass m_j):
   // returns sum_j m_j q_j and adds sum_j m_j q_j^2 (p - y_j) to fx, fy.
-  double (*repulse_mass)(const float* xs, const float* ys, const float* ms, std::size_t n, float px, float py, float* fx,
-                         float* fy);
+  double (*repulse_mass)(const float* xs, const float* ys, const float* ms, std::size_t n, float px, float py,
+                         float* fx, float* fy);
   // sum_j q_j only (the normalisation Z, row by row).
   double (*kernel_sum)(const float* xs, const float* ys, std::size_t n, float px, float py);
 };

@@ -30,9 +30,9 @@ struct AnalogyOptions {
 };
 
 struct AnalogyResult {
-  std::vector<Neighbour> answers;     // best first; score: cosine (add) or the 3CosMul ratio (mul)
-  std::optional<std::size_t> rank;    // 1-based rank of the expected answer, if one was asked for; nullopt if
-                                      // it cannot be an answer (excluded as an input, or outside restrict)
+  std::vector<Neighbour> answers;   // best first; score: cosine (add) or the 3CosMul ratio (mul)
+  std::optional<std::size_t> rank;  // 1-based rank of the expected answer, if one was asked for; nullopt if
+                                    // it cannot be an answer (excluded as an input, or outside restrict)
 };
 
 // a : b :: c : ?  Ids must be rows of the searcher's table (IdError otherwise).

@@ -17,10 +17,10 @@
 namespace lumen::search {
 
 struct HnswOptions {
-  std::size_t M = 16;                  // graph degree (2M on the bottom layer)
-  std::size_t ef_construction = 200;   // candidate list while building
-  std::uint64_t seed = 100;            // level assignment
-  std::size_t threads = 0;             // 0: lumen::default_threads()
+  std::size_t M = 16;                 // graph degree (2M on the bottom layer)
+  std::size_t ef_construction = 200;  // candidate list while building
+  std::uint64_t seed = 100;           // level assignment
+  std::size_t threads = 0;            // 0: lumen::default_threads()
 };
 
 class HnswIndex {

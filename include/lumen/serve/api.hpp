@@ -29,11 +29,11 @@ class ApiError : public std::runtime_error {
 
 // Bounds on what one request may ask for.
 struct Limits {
-  std::size_t max_k = 1000;             // neighbours per query
-  std::size_t max_map_points = 60000;   // points in a projection
-  std::size_t max_text_bytes = 16384;   // text to tokenize
-  std::size_t max_window = 64;          // rows of E shown around an id
-  std::size_t max_words = 64;           // words in a list parameter
+  std::size_t max_k = 1000;            // neighbours per query
+  std::size_t max_map_points = 60000;  // points in a projection
+  std::size_t max_text_bytes = 16384;  // text to tokenize
+  std::size_t max_window = 64;         // rows of E shown around an id
+  std::size_t max_words = 64;          // words in a list parameter
 };
 
 class Api {

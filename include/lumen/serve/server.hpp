@@ -9,10 +9,10 @@
 namespace lumen::serve {
 
 struct ServerOptions {
-  std::string host = "127.0.0.1";   // loopback unless the user says otherwise
-  int port = 8080;                  // 0: any free port (see Server::port())
+  std::string host = "127.0.0.1";  // loopback unless the user says otherwise
+  int port = 8080;                 // 0: any free port (see Server::port())
   std::size_t max_body_bytes = 1 << 16;
-  std::size_t threads = 8;          // request handler threads
+  std::size_t threads = 8;  // request handler threads
 };
 
 class Server {

@@ -25,7 +25,7 @@ struct AddedToken {
 };
 
 struct BpeModel {
-  std::vector<std::string> tokens;       // raw bytes by id; "" for an id the model does not use
+  std::vector<std::string> tokens;        // raw bytes by id; "" for an id the model does not use
   std::vector<std::array<Id, 2>> merges;  // by rank: merges[r] = {a, b} makes the token tokens[a] + tokens[b]
   // tiktoken's rule instead of a merge list: any two adjacent parts whose concatenation is a token merge,
   // the lowest id first (GPT-2's files give the same ids either way on ordinary text; js-tiktoken uses this).
