@@ -5,7 +5,7 @@
 #   BUILD_DIR/default/brown.vec         the table (word2vec text, lower-cased, skip-gram, d = 100)
 #   BUILD_DIR/default/brown.vec.vocab   `word count` per line
 # Commands that take a table use BUILD_DIR/default/brown.vec when none is given (or $LUMEN_DEFAULT_TABLE).
-# Takes about a minute on 2 cores. Skips the work if the table is already there (FORCE=1 rebuilds).
+# Takes 10-40 s on 2 cores. Skips the work if the table is already there (FORCE=1 rebuilds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${1:-build}"
