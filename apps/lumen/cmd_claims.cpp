@@ -20,8 +20,8 @@ namespace {
 struct Args {
   TableArgs table;
   std::string corpus, vocab;
-  std::uint64_t seed = 1;          // the default table's seed (scripts/make-default-table.sh)
-  std::size_t lm_vocab = 2000;     // words kept by the two language models (the rest are <unk>)
+  std::uint64_t seed = 1;       // the default table's seed (scripts/make-default-table.sh)
+  std::size_t lm_vocab = 2000;  // words kept by the two language models (the rest are <unk>)
   std::uint64_t lm_tokens = 200000;
   std::size_t lm_epochs = 1;
   std::size_t context = 3, dim = 64, hidden = 128;
@@ -40,8 +40,10 @@ double cosine(std::span<const float> x, std::span<const float> y) {
 }
 
 // Related pairs against unrelated ones sharing a word.
-const std::vector<std::array<const char*, 3>> kPairs = {
-    {"cat", "dog", "parliament"}, {"king", "queen", "tuesday"}, {"monday", "tuesday", "truck"}, {"car", "truck", "france"}};
+const std::vector<std::array<const char*, 3>> kPairs = {{"cat", "dog", "parliament"},
+                                                        {"king", "queen", "tuesday"},
+                                                        {"monday", "tuesday", "truck"},
+                                                        {"car", "truck", "france"}};
 
 int run(Args& a) {
   if (a.json) Progress::set_enabled(false);
@@ -49,8 +51,10 @@ int run(Args& a) {
   Table t = load_table(a.table);
   const std::string vocab_path = a.vocab.empty() ? a.table.path + ".vocab" : a.vocab;
   if (!std::filesystem::exists(vocab_path))
-    throw InputError(fmt::format("{}: no counts file beside the table (a `word count` file, written by lumen train); "
-                                 "give one with --vocab-counts", vocab_path));
+    throw InputError(
+        fmt::format("{}: no counts file beside the table (a `word count` file, written by lumen train); "
+                    "give one with --vocab-counts",
+                    vocab_path));
   const Vocab counts = train::load_vocab_counts(vocab_path);
   nlohmann::json out;
 
@@ -83,9 +87,12 @@ int run(Args& a) {
     auto x = t.vocab.find(p[0]), y = t.vocab.find(p[1]), z = t.vocab.find(p[2]);
     if (!x || !y || !z) continue;
     for (auto other : {std::pair{p[1], *y}, std::pair{p[2], *z}})
-      pairs.push_back({{"a", p[0]}, {"b", other.first}, {"related", other.first == p[1]},
-                       {"init", cosine(E0.row(static_cast<std::size_t>(*x)), E0.row(static_cast<std::size_t>(other.second)))},
-                       {"trained", cos_trained(*x, other.second)}});
+      pairs.push_back(
+          {{"a", p[0]},
+           {"b", other.first},
+           {"related", other.first == p[1]},
+           {"init", cosine(E0.row(static_cast<std::size_t>(*x)), E0.row(static_cast<std::size_t>(other.second)))},
+           {"trained", cos_trained(*x, other.second)}});
   }
   out["pairs"] = pairs;
 
@@ -94,8 +101,10 @@ int run(Args& a) {
     const std::string corpus_path =
         a.corpus.empty() ? (std::filesystem::path(a.table.path).parent_path() / "brown.txt").string() : a.corpus;
     if (!std::filesystem::exists(corpus_path))
-      throw InputError(fmt::format("{}: the corpus for the tied/untied comparison is missing (give --corpus, or "
-                                   "--skip-lm)", corpus_path));
+      throw InputError(
+          fmt::format("{}: the corpus for the tied/untied comparison is missing (give --corpus, or "
+                      "--skip-lm)",
+                      corpus_path));
     const auto corpus = train::Corpus::open({corpus_path});
     train::LmOptions o;
     o.context = a.context;
@@ -113,16 +122,21 @@ int run(Args& a) {
       train::LanguageModel lm(corpus, words, o);
       Progress bar(tie ? "lm (tied)" : "lm (untied)", lm.status().words_total, "tokens");
       train::TrainControl ctl;
-      ctl.on_progress = [&](const train::TrainStatus& st) { bar.update(st.words_done, fmt::format("loss {:.3f}", st.loss)); };
+      ctl.on_progress = [&](const train::TrainStatus& st) {
+        bar.update(st.words_done, fmt::format("loss {:.3f}", st.loss));
+      };
       lm.train(ctl);
       bar.finish();
       const auto& e = lm.history().back();
-      runs[tie ? "tied" : "untied"] = {{"heldout_perplexity", e.heldout_perplexity}, {"train_loss", e.train_loss},
-                                       {"heldout_tokens", e.heldout_tokens}, {"V", lm.vocab().size()}};
+      runs[tie ? "tied" : "untied"] = {{"heldout_perplexity", e.heldout_perplexity},
+                                       {"train_loss", e.train_loss},
+                                       {"heldout_tokens", e.heldout_tokens},
+                                       {"V", lm.vocab().size()}};
     }
-    out["tying"] = {{"corpus", corpus_path}, {"context", o.context}, {"d", o.dim}, {"hidden", o.hidden},
-                    {"epochs", o.epochs}, {"train_tokens", o.max_train_tokens}, {"optimizer", "adam"},
-                    {"seed", o.seed}, {"tied", runs["tied"]}, {"untied", runs["untied"]}};
+    out["tying"] = {{"corpus", corpus_path},   {"context", o.context}, {"d", o.dim},
+                    {"hidden", o.hidden},      {"epochs", o.epochs},   {"train_tokens", o.max_train_tokens},
+                    {"optimizer", "adam"},     {"seed", o.seed},       {"tied", runs["tied"]},
+                    {"untied", runs["untied"]}};
   }
 
   if (a.json) {
@@ -134,23 +148,23 @@ int run(Args& a) {
     const auto& ty = out["tying"];
     const double pt = ty["tied"]["heldout_perplexity"], pu = ty["untied"]["heldout_perplexity"];
     fmt::print("1. \"Tying the output head to E tends to help small models.\"\n");
-    fmt::print("   lumen train lm on {} ({} training tokens, context {}, d {}, H {}, V {}, {} epoch(s), adam, seed {}):\n",
-               std::string(ty["corpus"]), std::uint64_t(ty["train_tokens"]), std::size_t(ty["context"]),
-               std::size_t(ty["d"]), std::size_t(ty["hidden"]), std::size_t(ty["tied"]["V"]),
-               std::size_t(ty["epochs"]), std::uint64_t(ty["seed"]));
+    fmt::print(
+        "   lumen train lm on {} ({} training tokens, context {}, d {}, H {}, V {}, {} epoch(s), adam, seed {}):\n",
+        std::string(ty["corpus"]), std::uint64_t(ty["train_tokens"]), std::size_t(ty["context"]), std::size_t(ty["d"]),
+        std::size_t(ty["hidden"]), std::size_t(ty["tied"]["V"]), std::size_t(ty["epochs"]), std::uint64_t(ty["seed"]));
     fmt::print("     tied    held-out perplexity {:8.2f}\n     untied  held-out perplexity {:8.2f}\n", pt, pu);
     fmt::print("   measured: tying {} held-out perplexity by {:.1f}% here (with {} fewer parameters).\n\n",
                pt < pu ? "lowered" : "raised", std::abs(pu - pt) / pu * 100.0,
                std::size_t(ty["tied"]["V"]) * std::size_t(ty["d"]));
   }
   fmt::print("2. \"Frequent tokens often get longer vectors.\"\n");
-  fmt::print("   Spearman rank correlation between a word's corpus count and its vector length: {:+.3f} ({} rows)\n\n", rho,
-             freq.size());
+  fmt::print("   Spearman rank correlation between a word's corpus count and its vector length: {:+.3f} ({} rows)\n\n",
+             rho, freq.size());
   fmt::print("3. \"Similarity of use becomes similarity of geometry.\"\n");
   fmt::print("   {:<22} {:>10} {:>10}\n", "cosine", "at init", "trained");
   for (auto& p : pairs)
-    fmt::print("   {:<22} {:>+10.3f} {:>+10.3f}\n", std::string(p["a"]) + " ~ " + std::string(p["b"]), double(p["init"]),
-               double(p["trained"]));
+    fmt::print("   {:<22} {:>+10.3f} {:>+10.3f}\n", std::string(p["a"]) + " ~ " + std::string(p["b"]),
+               double(p["init"]), double(p["trained"]));
   if (pairs.empty()) fmt::print("   (none of the probe words are in this table)\n");
   fmt::print("   (init: uniform [-1/d, 1/d) rows from seed {}, as training started)\n", a.seed);
   return kOk;

@@ -4,7 +4,9 @@
 
 #include "command.hpp"
 #include "common.hpp"
+#include "lumen/io/open.hpp"
 #include "lumen/serve/server.hpp"
+#include "lumen/text/tokenizer.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -31,7 +33,10 @@ Action setup(CLI::App& cmd) {
   set_example(cmd, {"lumen serve                          # the default table on http://127.0.0.1:8080/",
                     "lumen serve glove.6B.100d.txt --port 9000"});
   return [o] {
-    serve::Api api(load_table(o->table));
+    io::LoadReport report;
+    std::shared_ptr<const text::Tokenizer> tokenizer;
+    Table table = load_table(o->table, report, tokenizer);
+    serve::Api api(std::move(table), tokenizer);
     serve::Server server(api, o->server);
     g_server = &server;
     std::signal(SIGINT, on_signal);

@@ -79,12 +79,15 @@ struct W2VArgs {
 
 void setup_word2vec(CLI::App& cmd, W2VArgs& a) {
   add_corpus_options(cmd, a.corpus, 5);
-  cmd.add_option("-o,--output", a.output, "Where to write the table (format from --to or the extension; "
-                                          "default word2vec text)")->required();
+  cmd.add_option("-o,--output", a.output,
+                 "Where to write the table (format from --to or the extension; "
+                 "default word2vec text)")
+      ->required();
   cmd.add_option("--to", a.to, "Output format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");
   cmd.add_option("--model", a.model, "skipgram or cbow")->capture_default_str();
   cmd.add_option("--dim", a.o.dim, "Vector size d")->capture_default_str();
-  cmd.add_option("--window", a.o.window, "Maximum context window (each position draws 1..window)")->capture_default_str();
+  cmd.add_option("--window", a.o.window, "Maximum context window (each position draws 1..window)")
+      ->capture_default_str();
   cmd.add_option("--negative", a.o.negative, "Negative samples per target")->capture_default_str();
   cmd.add_option("--epochs", a.o.epochs, "Passes over the corpus")->capture_default_str();
   cmd.add_option("--lr", a.o.lr, "Starting learning rate, decays linearly to 0 (default: 0.025 skipgram, 0.05 cbow)");
@@ -96,9 +99,10 @@ void setup_word2vec(CLI::App& cmd, W2VArgs& a) {
   cmd.add_option("--resume", a.resume, "Continue from a checkpoint (its options and vocabulary are used)");
   cmd.add_option("--save-vocab", a.save_vocab, "Where to write `word count` lines (default: OUTPUT.vocab)");
   add_json_flag(cmd, a.json);
-  set_example(cmd, {"lumen train word2vec corpus.txt -o vectors.vec --dim 100 --epochs 5",
-                    "lumen train word2vec texts/ -o v.bin --model cbow --lower --split-punct --checkpoint-every 1000000",
-                    "lumen train word2vec --resume v.bin.ckpt texts/ -o v.bin"});
+  set_example(cmd,
+              {"lumen train word2vec corpus.txt -o vectors.vec --dim 100 --epochs 5",
+               "lumen train word2vec texts/ -o v.bin --model cbow --lower --split-punct --checkpoint-every 1000000",
+               "lumen train word2vec --resume v.bin.ckpt texts/ -o v.bin"});
 }
 
 int run_word2vec(W2VArgs& a) {
@@ -177,14 +181,14 @@ int run_word2vec(W2VArgs& a) {
                 {"words_per_sec_per_thread", wps},
                 {"loss", loss}});
   } else {
-    fmt::print("trained {} x {} {} table: {} words in {:.1f} s ({:.0f} words/s/thread, {} threads), final loss {:.4f}\n",
-               table.V(), table.d(), o.model == train::W2VModel::skipgram ? "skip-gram" : "CBOW", st.words_done,
-               seconds, wps, o.threads, loss);
+    fmt::print(
+        "trained {} x {} {} table: {} words in {:.1f} s ({:.0f} words/s/thread, {} threads), final loss {:.4f}\n",
+        table.V(), table.d(), o.model == train::W2VModel::skipgram ? "skip-gram" : "CBOW", st.words_done, seconds, wps,
+        o.threads, loss);
     fmt::print("wrote {} ({}) and {}\n", a.output, io::format_name(format), vpath);
   }
   return kOk;
 }
-
 
 // ---- lm ----------------------------------------------------------------------------------------------------
 
@@ -200,21 +204,25 @@ struct LmArgs {
 
 void setup_lm(CLI::App& cmd, LmArgs& a) {
   add_corpus_options(cmd, a.corpus, 2);
-  cmd.add_option("-o,--output", a.output, "Where to write the input table E (format from --to or the extension)")->required();
-  cmd.add_option("--output-head", a.output_head, "Untied: where to write the output table W (default: OUTPUT's name + .out)");
+  cmd.add_option("-o,--output", a.output, "Where to write the input table E (format from --to or the extension)")
+      ->required();
+  cmd.add_option("--output-head", a.output_head,
+                 "Untied: where to write the output table W (default: OUTPUT's name + .out)");
   cmd.add_option("--to", a.to, "Table format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");
   auto* tie = cmd.add_flag("--tie", a.o.tie, "Tie the output head to E (default)");
   cmd.add_flag("--no-tie", a.no_tie, "Give the output head its own table W (V,d)")->excludes(tie);
   cmd.add_option("--context", a.o.context, "Previous tokens the model sees (n)")->capture_default_str();
   cmd.add_option("--dim", a.o.dim, "Embedding width d")->capture_default_str();
-  cmd.add_option("--hidden", a.o.hidden, "Hidden width H (a projection H -> d is added when H != d)")->capture_default_str();
+  cmd.add_option("--hidden", a.o.hidden, "Hidden width H (a projection H -> d is added when H != d)")
+      ->capture_default_str();
   cmd.add_option("--init-std", a.o.init_std, "E (and untied W) ~ N(0, std^2)")->capture_default_str();
   cmd.add_flag("--scale-sqrt-d", a.o.scale_sqrt_d, "Multiply looked-up rows by sqrt(d)");
   cmd.add_option("--optimizer", a.optimizer, "sgd or adam")->capture_default_str();
   cmd.add_option("--lr", a.o.lr, "Learning rate, decays linearly (default: 1e-3 adam, 0.1 sgd)");
   cmd.add_option("--batch", a.o.batch, "Examples per step")->capture_default_str();
   cmd.add_option("--epochs", a.o.epochs, "Passes over the training part")->capture_default_str();
-  cmd.add_option("--holdout", a.o.holdout, "Fraction of the corpus (its end) held out for perplexity")->capture_default_str();
+  cmd.add_option("--holdout", a.o.holdout, "Fraction of the corpus (its end) held out for perplexity")
+      ->capture_default_str();
   cmd.add_option("--max-tokens", a.o.max_train_tokens, "Train on at most N tokens per epoch (0: all)");
   cmd.add_option("--seed", a.o.seed, "Random seed")->capture_default_str();
   cmd.add_option("--threads", a.threads, "BLAS threads (0: lumen's --threads)");
@@ -228,16 +236,21 @@ void setup_lm(CLI::App& cmd, LmArgs& a) {
 }
 
 nlohmann::json epoch_json(const train::LmEpoch& e) {
-  return {{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"heldout_loss", e.heldout_loss},
-          {"heldout_perplexity", e.heldout_perplexity}, {"heldout_tokens", e.heldout_tokens}, {"seconds", e.seconds}};
+  return {{"epoch", e.epoch},
+          {"train_loss", e.train_loss},
+          {"heldout_loss", e.heldout_loss},
+          {"heldout_perplexity", e.heldout_perplexity},
+          {"heldout_tokens", e.heldout_tokens},
+          {"seconds", e.seconds}};
 }
 
 int run_lm(LmArgs& a) {
   if (a.json) Progress::set_enabled(false);
   const auto format = output_format(a.to, a.output);
   const std::string ckpt = a.checkpoint.empty() ? a.output + ".ckpt" : a.checkpoint;
-  if (a.corpus.paths.empty()) throw UsageError(a.resume.empty() ? "no corpus given (text files or directories)"
-                                                                 : "--resume needs the corpus it was trained on");
+  if (a.corpus.paths.empty())
+    throw UsageError(a.resume.empty() ? "no corpus given (text files or directories)"
+                                      : "--resume needs the corpus it was trained on");
   StopOnSignal signals;
   const auto corpus = train::Corpus::open(a.corpus.paths);
   std::optional<train::LanguageModel> model;
@@ -248,7 +261,8 @@ int run_lm(LmArgs& a) {
     a.o.optimizer = train::parse_optimizer(a.optimizer);
     a.o.tokenizer = {a.corpus.lower, a.corpus.split_punct};
     a.o.threads = a.threads;
-    train::VocabOptions vo{a.corpus.min_count, a.corpus.max_vocab, train::LanguageModel::train_end(corpus, a.o.holdout)};
+    train::VocabOptions vo{a.corpus.min_count, a.corpus.max_vocab,
+                           train::LanguageModel::train_end(corpus, a.o.holdout)};
     Vocab words;
     {
       Progress bar("vocabulary", vo.end_byte, "bytes");
@@ -274,8 +288,9 @@ int run_lm(LmArgs& a) {
     done = model->train(control, [&](const train::LmEpoch& e) {
       if (a.json) return;
       bar.finish();
-      fmt::print("epoch {}: train loss {:.4f}, held-out loss {:.4f}, perplexity {:.2f} ({} held-out tokens, {:.1f} s)\n",
-                 e.epoch, e.train_loss, e.heldout_loss, e.heldout_perplexity, e.heldout_tokens, e.seconds);
+      fmt::print(
+          "epoch {}: train loss {:.4f}, held-out loss {:.4f}, perplexity {:.2f} ({} held-out tokens, {:.1f} s)\n",
+          e.epoch, e.train_loss, e.heldout_loss, e.heldout_perplexity, e.heldout_tokens, e.seconds);
       std::fflush(stdout);
     });
   }
@@ -288,7 +303,8 @@ int run_lm(LmArgs& a) {
   std::string head_path;
   if (!o.tie) {
     head_path = a.output_head.empty() ? a.output + ".out" : a.output_head;
-    io::write_table(model->output_table(), head_path, output_format(a.to, head_path == a.output + ".out" ? a.output : head_path));
+    io::write_table(model->output_table(), head_path,
+                    output_format(a.to, head_path == a.output + ".out" ? a.output : head_path));
   }
   const std::string vpath = a.save_vocab.empty() ? vocab_path_for(a.output) : a.save_vocab;
   train::save_vocab_counts(vpath, model->vocab());
@@ -297,10 +313,18 @@ int run_lm(LmArgs& a) {
   if (a.json) {
     nlohmann::json epochs = nlohmann::json::array();
     for (auto& e : h) epochs.push_back(epoch_json(e));
-    print_json({{"output", a.output}, {"output_head", head_path.empty() ? nlohmann::json() : nlohmann::json(head_path)},
-                {"vocab_file", vpath}, {"V", model->vocab().size()}, {"d", o.dim}, {"hidden", o.hidden},
-                {"context", o.context}, {"tied", o.tie}, {"optimizer", train::optimizer_name(o.optimizer)},
-                {"lr", o.lr}, {"seed", o.seed}, {"epochs", epochs},
+    print_json({{"output", a.output},
+                {"output_head", head_path.empty() ? nlohmann::json() : nlohmann::json(head_path)},
+                {"vocab_file", vpath},
+                {"V", model->vocab().size()},
+                {"d", o.dim},
+                {"hidden", o.hidden},
+                {"context", o.context},
+                {"tied", o.tie},
+                {"optimizer", train::optimizer_name(o.optimizer)},
+                {"lr", o.lr},
+                {"seed", o.seed},
+                {"epochs", epochs},
                 {"heldout_perplexity", h.empty() ? nlohmann::json() : nlohmann::json(h.back().heldout_perplexity)}});
   } else {
     fmt::print("wrote {} ({} x {}, {}){}{} and {}\n", a.output, model->vocab().size(), o.dim, io::format_name(format),
@@ -325,8 +349,9 @@ Action setup(CLI::App& cmd) {
   };
 }
 
-const Register reg("train", "Learn a table from text: word2vec (skip-gram, CBOW) or a next-token model (tied or untied)",
-                   setup, 60);
+const Register reg("train",
+                   "Learn a table from text: word2vec (skip-gram, CBOW) or a next-token model (tied or untied)", setup,
+                   60);
 
 }  // namespace
 }  // namespace lumen::cli

@@ -54,6 +54,11 @@ Table load_table(const TableArgs& args) {
 }
 
 Table load_table(const TableArgs& args, io::LoadReport& report) {
+  std::shared_ptr<const text::Tokenizer> unused;
+  return load_table(args, report, unused);
+}
+
+Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer) {
   io::OpenOptions o;
   if (!args.format.empty()) o.format = io::parse_format(args.format);
   o.dtype = parse_dtype(args.dtype);
@@ -64,13 +69,16 @@ Table load_table(const TableArgs& args, io::LoadReport& report) {
   if (args.path.empty() || (args.path == "default" && !std::filesystem::exists(args.path))) {
     TableArgs d = args;  // the default table (docs/train.md): $LUMEN_DEFAULT_TABLE, else BUILD_DIR/default/brown.vec
     d.path = require_default_table();
-    Table t = load_table(d, report);
+    Table t = load_table(d, report, tokenizer);
     t.source = "default";
     return t;
   }
   if (args.path == "toy" && !std::filesystem::exists(args.path)) return toy_table(args.limit, o.dtype);  // built in
   Table t = io::open_table(args.path, o, report);
-  if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) text::label_rows(t, *tok, args.limit != 0);
+  if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) {
+    text::label_rows(t, *tok, args.limit != 0);
+    tokenizer = std::move(tok);
+  }
   if (report.duplicates != 0)
     fmt::print(stderr, "lumen: warning: {}: {} duplicate word{} (first: '{}'); kept the first row of each\n", args.path,
                report.duplicates, report.duplicates == 1 ? "" : "s", report.first_duplicate);

@@ -1,12 +1,17 @@
 #pragma once
 // Helpers every command shares: output as text or JSON, the table argument, stdin batches.
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "lumen/core/table.hpp"
 #include "lumen/io/open.hpp"
+
+namespace lumen::text {
+class Tokenizer;
+}
 
 namespace lumen::cli {
 
@@ -32,6 +37,8 @@ std::string require_default_table();
 Table load_table(const TableArgs& args);
 // The same, also saying what the reader dropped or repaired (duplicate words, invalid UTF-8); warns on stderr.
 Table load_table(const TableArgs& args, io::LoadReport& report);
+// The same, handing over the tokenizer that labelled the rows (null when none did), for commands that tokenize text.
+Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer);
 
 // Adds --json to a command.
 void add_json_flag(CLI::App& cmd, bool& json);

@@ -11,7 +11,7 @@ inline double lanes_sum(__m256 lo, __m256 hi) {
   _mm256_store_ps(t, lo);
   _mm256_store_ps(t + 8, hi);
   double s = 0;
-  for (int l = 0; l < 16; ++l) s += t[l];
+  for (float x : t) s += x;
   return s;
 }
 

@@ -278,7 +278,7 @@ float similarity(std::span<const float> a, std::span<const float> b, Metric m) {
   if (a.size() != b.size())
     throw InputError(fmt::format("vectors of different lengths ({} and {})", a.size(), b.size()));
   const auto& k = scan_kernels();
-  float raw;
+  float raw = 0.0f;
   (m == Metric::euclidean ? k.l2sq_f32 : k.dots_f32)(a.data(), b.data(), 1, a.size(), &raw);
   const auto& kern = kernels::active();
   return finish_score(m, raw, vector_norm(kern, a.data(), a.size()), vector_norm(kern, b.data(), b.size()));

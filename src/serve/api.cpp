@@ -87,9 +87,9 @@ struct Api::State {
   }
 };
 
-Api::Api(Table table, Limits limits) : Api(std::move(table), nullptr, limits) {}
+Api::Api(Table table, const Limits& limits) : Api(std::move(table), nullptr, limits) {}
 
-Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, Limits limits)
+Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, const Limits& limits)
     : state_(std::make_unique<State>()) {
   state_->main = std::make_unique<Loaded>(std::move(table));
   state_->toy = std::make_unique<Loaded>(toy_table());

@@ -39,8 +39,9 @@ CheckpointReader::CheckpointReader(const std::string& path, std::string_view mag
   size_ = std::filesystem::file_size(path, ec);
   std::string m(magic.size(), '\0');
   if (size_ < magic.size() || !in_.read(m.data(), static_cast<std::streamsize>(m.size())) || m != magic)
-    throw ParseError(path, 0, 0, fmt::format("not a lumen checkpoint of this kind (expected it to start with '{}')",
-                                             std::string(magic.substr(0, magic.find('\0')))));
+    throw ParseError(path, 0, 0,
+                     fmt::format("not a lumen checkpoint of this kind (expected it to start with '{}')",
+                                 std::string(magic.substr(0, magic.find('\0')))));
   offset_ = magic.size();
 }
 

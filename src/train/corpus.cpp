@@ -50,8 +50,11 @@ Corpus Corpus::open(const std::vector<std::string>& paths) {
 
 CorpusReader::CorpusReader(const Corpus& corpus, WordTokenizer tokenizer, std::uint64_t begin, std::uint64_t end,
                            bool aligned, std::size_t max_sentence)
-    : corpus_(&corpus), tokenizer_(tokenizer), end_(std::min(end, corpus.bytes())),
-      max_sentence_(max_sentence == 0 ? kMaxSentence : max_sentence), buf_(1 << 20) {
+    : corpus_(&corpus),
+      tokenizer_(tokenizer),
+      end_(std::min(end, corpus.bytes())),
+      max_sentence_(max_sentence == 0 ? kMaxSentence : max_sentence),
+      buf_(1 << 20) {
   begin = std::min(begin, end_);
   const auto& files = corpus.files();
   // The file holding `begin` (the last one whose offset <= begin, skipping empty files).

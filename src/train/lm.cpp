@@ -41,12 +41,14 @@ struct Hash {
 void check_options(const LmOptions& o) {
   if (o.context == 0 || o.context > 64) throw UsageError(fmt::format("--context must be in 1..64 (got {})", o.context));
   if (o.dim == 0 || o.dim > 65536) throw UsageError(fmt::format("--dim must be in 1..65536 (got {})", o.dim));
-  if (o.hidden == 0 || o.hidden > 65536) throw UsageError(fmt::format("--hidden must be in 1..65536 (got {})", o.hidden));
+  if (o.hidden == 0 || o.hidden > 65536)
+    throw UsageError(fmt::format("--hidden must be in 1..65536 (got {})", o.hidden));
   if (!(o.init_std > 0) || !std::isfinite(o.init_std)) throw UsageError("--init-std must be positive");
   if (!(o.lr > 0) || !std::isfinite(o.lr)) throw UsageError("--lr must be positive");
   if (o.batch == 0 || o.batch > 1'000'000) throw UsageError("--batch must be in 1..1000000");
   if (o.epochs == 0) throw UsageError("--epochs must be at least 1");
-  if (!(o.holdout > 0 && o.holdout < 1)) throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", o.holdout));
+  if (!(o.holdout > 0 && o.holdout < 1))
+    throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", o.holdout));
   if (o.shuffle_window == 0) throw UsageError("the shuffle window must hold at least one example");
 }
 
@@ -72,7 +74,7 @@ struct LanguageModel::State {
   std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> ids;
   std::unique_ptr<nn::Embedding> emb;
   std::unique_ptr<nn::OutputHead> head;
-  Matrix W1, b1, P, bout;      // W1 (H,n*d), b1 (1,H), P (d,H) if H != d, bout (1,V)
+  Matrix W1, b1, P, bout;  // W1 (H,n*d), b1 (1,H), P (d,H) if H != d, bout (1,V)
   Matrix dW1, db1, dP, dbout;
   std::unique_ptr<Optimizer> opt;
   // Where training is: epoch, the shuffle window (index, first byte), batches done in it.
@@ -109,8 +111,9 @@ void LanguageModel::State::examples(const Sentence& s, std::vector<Id>& out) con
   seq.reserve(n + s.size() + 1);
   for (std::size_t i = 0; i < s.size(); ++i) seq.push_back(id_of(s[i]));
   seq.push_back(kEos);
-  for (std::size_t t = n; t < seq.size(); ++t) out.insert(out.end(), seq.begin() + static_cast<std::ptrdiff_t>(t - n),
-                                                         seq.begin() + static_cast<std::ptrdiff_t>(t + 1));
+  for (std::size_t t = n; t < seq.size(); ++t)
+    out.insert(out.end(), seq.begin() + static_cast<std::ptrdiff_t>(t - n),
+               seq.begin() + static_cast<std::ptrdiff_t>(t + 1));
 }
 
 void LanguageModel::State::build_params() {
@@ -204,7 +207,7 @@ double LanguageModel::State::batch(std::size_t B, bool learn) {
     }
   dX.resize(B * K);
   gemm(true, false, H, K, B, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(), K);  // dW1 = da^T x
-  gemm(false, false, B, K, H, dap, H, W1.f32().data(), K, 0.0f, dX.data(), K);       // dx = da W1
+  gemm(false, false, B, K, H, dap, H, W1.f32().data(), K, 0.0f, dX.data(), K);     // dx = da W1
   emb->backward(std::span<const Id>(ctx.data(), B * n), dX, threads);
   opt->step(lr_now());
   return loss;
@@ -230,7 +233,8 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   s.train_end = train_end(corpus, s.o.holdout);
   // Count </s> (sentences) and <unk> (other words) over the training part, as the trainer will see it.
   std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> lookup;
-  for (std::size_t i = 0; i < words.size(); ++i) lookup.emplace(words.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  for (std::size_t i = 0; i < words.size(); ++i)
+    lookup.emplace(words.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   std::uint64_t sentences = 0, unk = 0, tokens = 0;
   {
     CorpusReader r(corpus, WordTokenizer(s.o.tokenizer), 0, s.train_end, true);
@@ -246,8 +250,10 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   }
   s.vocab.add("</s>", std::max<std::uint64_t>(sentences, 1));
   s.vocab.add("<unk>", std::max<std::uint64_t>(unk, 1));
-  for (std::size_t i = 0; i < words.size(); ++i) s.vocab.add(words.token(static_cast<Id>(i)), words.count(static_cast<Id>(i)));
-  for (std::size_t i = 2; i < s.vocab.size(); ++i) s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  for (std::size_t i = 0; i < words.size(); ++i)
+    s.vocab.add(words.token(static_cast<Id>(i)), words.count(static_cast<Id>(i)));
+  for (std::size_t i = 2; i < s.vocab.size(); ++i)
+    s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   s.tokens_per_epoch = tokens;
   if (tokens == 0) throw InputError("the training part of the corpus holds no words");
   s.build_params();
@@ -273,7 +279,8 @@ LmEpoch LanguageModel::evaluate() const {
     s.ctx.resize(m * n);
     s.tgt.resize(m);
     for (std::size_t b = 0; b < m; ++b) {
-      std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(b * (n + 1)), n, s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
+      std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(b * (n + 1)), n,
+                  s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
       s.tgt[b] = ex[b * (n + 1) + n];
     }
     sum += s.batch(m, false) * static_cast<double>(m);
@@ -340,7 +347,8 @@ bool LanguageModel::train(const TrainControl& control, const std::function<void(
         s.tgt.resize(bn);
         for (std::size_t b = 0; b < bn; ++b) {
           const std::size_t e = order[b0 + b];
-          std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(e * E), n, s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
+          std::copy_n(ex.begin() + static_cast<std::ptrdiff_t>(e * E), n,
+                      s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
           s.tgt[b] = ex[e * E + n];
         }
         const double loss = s.batch(bn, true);
@@ -461,7 +469,8 @@ void LanguageModel::save_checkpoint(const std::string& path) const {
   }
   w.vocab(s.vocab);
   w.u64(s.tokens_per_epoch);
-  for (auto v : {s.epoch, s.window, s.window_offset, s.batch_in_window, s.tokens_done, s.tokens_in_epoch, s.epoch_batches})
+  for (auto v :
+       {s.epoch, s.window, s.window_offset, s.batch_in_window, s.tokens_done, s.tokens_in_epoch, s.epoch_batches})
     w.u64(v);
   w.f64(s.epoch_loss);
   w.u64(s.history.size());
@@ -523,13 +532,16 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   for (std::uint64_t i = 0; i < nfiles; ++i) {
     const auto name = r.str();
     if (r.u64() != corpus.files()[i].size)
-      throw InputError(fmt::format("{}: corpus file {} ({}) differs in size from {} when the checkpoint was written: "
-                                   "resume needs the same corpus", path, i + 1, corpus.files()[i].path, name));
+      throw InputError(
+          fmt::format("{}: corpus file {} ({}) differs in size from {} when the checkpoint was written: "
+                      "resume needs the same corpus",
+                      path, i + 1, corpus.files()[i].path, name));
   }
   s.vocab = r.vocab();
   if (s.vocab.size() < 2 || s.vocab.token(kEos) != "</s>" || s.vocab.token(kUnk) != "<unk>")
     r.fail("the vocabulary does not start with </s> and <unk>");
-  for (std::size_t i = 2; i < s.vocab.size(); ++i) s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
+  for (std::size_t i = 2; i < s.vocab.size(); ++i)
+    s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   s.tokens_per_epoch = r.u64();
   for (auto* v : {&s.epoch, &s.window, &s.window_offset, &s.batch_in_window, &s.tokens_done, &s.tokens_in_epoch,
                   &s.epoch_batches})

@@ -25,8 +25,8 @@ struct Hash {
 };
 }  // namespace
 
-Vocab build_vocab(const Corpus& corpus, const WordTokenizer& tokenizer, const VocabOptions& options,
-                  VocabStats* stats, const std::function<void(std::uint64_t)>& progress) {
+Vocab build_vocab(const Corpus& corpus, const WordTokenizer& tokenizer, const VocabOptions& options, VocabStats* stats,
+                  const std::function<void(std::uint64_t)>& progress) {
   std::unordered_map<std::string, Entry, Hash, std::equal_to<>> counts;
   CorpusReader reader(corpus, tokenizer, 0, options.end_byte == 0 ? corpus.bytes() : options.end_byte, true);
   Sentence s;
@@ -103,7 +103,8 @@ Vocab load_vocab_counts(const std::string& path) {
     const char* e = line.data() + line.size();
     auto [p, ec] = std::from_chars(b, e, count);
     if (ec != std::errc() || p != e) throw ParseError(path, lineno, 0, "the count is not a non-negative integer");
-    if (!v.add(line.substr(0, sp), count)) throw ParseError(path, lineno, 0, "duplicate word '" + line.substr(0, sp) + "'");
+    if (!v.add(line.substr(0, sp), count))
+      throw ParseError(path, lineno, 0, "duplicate word '" + line.substr(0, sp) + "'");
   }
   if (in.bad()) throw IoError(fmt::format("{}: read error", path));
   return v;

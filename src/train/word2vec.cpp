@@ -100,8 +100,11 @@ struct Word2Vec::State {
 
 void Word2Vec::State::prepare() {
   const std::size_t V = vocab.size();
-  if (V < 2) throw InputError(fmt::format("the vocabulary has {} word(s); word2vec needs at least two "
-                                          "(lower --min-count or give more text)", V));
+  if (V < 2)
+    throw InputError(
+        fmt::format("the vocabulary has {} word(s); word2vec needs at least two "
+                    "(lower --min-count or give more text)",
+                    V));
   ids.clear();
   ids.reserve(V);
   words_per_epoch = 0;
@@ -129,7 +132,8 @@ void Word2Vec::State::prepare() {
     const double x = static_cast<double>(i) * 2 * kMaxSigmoid / kSigmoidTable - kMaxSigmoid;
     sigmoid[i] = static_cast<float>(1.0 / (1.0 + std::exp(-x)));
   }
-  for (int i = 0; i <= kLogTable; ++i) log[i] = static_cast<float>(std::log((static_cast<double>(i) + 1e-5) / kLogTable));
+  for (int i = 0; i <= kLogTable; ++i)
+    log[i] = static_cast<float>(std::log((static_cast<double>(i) + 1e-5) / kLogTable));
   const std::size_t T = pos.size();
   loss_sum = std::make_unique<std::atomic<double>[]>(T);
   loss_n = std::make_unique<std::atomic<std::uint64_t>[]>(T);
@@ -238,8 +242,7 @@ void Word2Vec::State::worker(std::size_t t) {
       const auto done = words_done.fetch_add(sent.size(), std::memory_order_relaxed) + sent.size();
       loss_sum[t].store(loss_total, std::memory_order_relaxed);
       loss_n[t].store(loss_count, std::memory_order_relaxed);
-      if ((stop && stop->load(std::memory_order_relaxed)) || done >= pause_at.load(std::memory_order_relaxed))
-        return;
+      if ((stop && stop->load(std::memory_order_relaxed)) || done >= pause_at.load(std::memory_order_relaxed)) return;
     }
     ++p.epoch;
     p.offset = kStart;
@@ -274,8 +277,7 @@ void check_options(const Word2VecOptions& o) {
 }
 }  // namespace
 
-Word2Vec::Word2Vec(const Corpus& corpus, Vocab vocab, const Word2VecOptions& options)
-    : s_(std::make_unique<State>()) {
+Word2Vec::Word2Vec(const Corpus& corpus, Vocab vocab, const Word2VecOptions& options) : s_(std::make_unique<State>()) {
   auto& s = *s_;
   s.corpus = &corpus;
   s.vocab = std::move(vocab);
@@ -444,9 +446,10 @@ Word2Vec Word2Vec::load_checkpoint(const std::string& path, const Corpus& corpus
     const auto name = r.str();
     const auto size = r.u64();
     if (size != corpus.files()[i].size)
-      throw InputError(fmt::format("{}: corpus file {} ({}) has {} bytes, but the checkpoint was written when "
-                                   "{} had {}: resume needs the same corpus",
-                                   path, i + 1, corpus.files()[i].path, corpus.files()[i].size, name, size));
+      throw InputError(
+          fmt::format("{}: corpus file {} ({}) has {} bytes, but the checkpoint was written when "
+                      "{} had {}: resume needs the same corpus",
+                      path, i + 1, corpus.files()[i].path, corpus.files()[i].size, name, size));
   }
   s->vocab = r.vocab();
   s->words_done = r.u64();

@@ -92,9 +92,9 @@ TEST(CliTrain, UsageAndInputErrors) {
   const auto c = (d.path / "c.txt").string(), out = (d.path / "v.vec").string();
   EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --model glove").code, 2);
   EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --dim 0").code, 2);
-  EXPECT_EQ(run("train word2vec " + c).code, 2);                                   // no -o
-  EXPECT_EQ(run("train").code, 2);                                                 // no trainer
-  EXPECT_EQ(run("train word2vec /nonexistent/c.txt -o " + out).code, 1);         // missing corpus
+  EXPECT_EQ(run("train word2vec " + c).code, 2);                                         // no -o
+  EXPECT_EQ(run("train").code, 2);                                                       // no trainer
+  EXPECT_EQ(run("train word2vec /nonexistent/c.txt -o " + out).code, 1);                 // missing corpus
   EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --min-count 100000").code, 1);  // empty vocabulary
   EXPECT_EQ(run("train lm " + c + " -o " + out + " --optimizer rmsprop").code, 2);
   EXPECT_EQ(run("train word2vec --resume " + c + " " + c + " -o " + out).code, 1);  // not a checkpoint
@@ -139,7 +139,8 @@ TEST(CliTrain, LmReportsHeldOutPerplexityAndWritesTables) {
   TempDir d;
   write_corpus(d.path / "c.txt", 1500);
   const auto c = (d.path / "c.txt").string(), out = (d.path / "lm.vec").string();
-  auto r = run("train lm " + c + " -o " + out + " --no-tie --dim 8 --hidden 16 --context 2 --epochs 2 --lr 0.005 "
+  auto r = run("train lm " + c + " -o " + out +
+               " --no-tie --dim 8 --hidden 16 --context 2 --epochs 2 --lr 0.005 "
                "--min-count 1 --json --threads 1");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
@@ -158,7 +159,9 @@ TEST(CliTrain, ClaimsUseTheDefaultTableOrSayHowToBuildIt) {
   write_corpus(d.path / "brown.txt", 3000);
   const auto table = (d.path / "brown.vec").string();
   ASSERT_EQ(run("train word2vec " + (d.path / "brown.txt").string() + " -o " + table +
-                " --dim 10 --epochs 5 --sample 0 --min-count 1 --lower --threads 1 --seed 1").code, 0);
+                " --dim 10 --epochs 5 --sample 0 --min-count 1 --lower --threads 1 --seed 1")
+                .code,
+            0);
   auto r = run("claims --json --lm-tokens 3000 --dim 8 --hidden 8", "LUMEN_DEFAULT_TABLE=" + table);
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);

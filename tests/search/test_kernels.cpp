@@ -20,7 +20,7 @@ std::vector<float> randn(std::size_t n, std::uint64_t seed) {
 }
 std::vector<std::uint32_t> bits(const std::vector<float>& v) {
   std::vector<std::uint32_t> u(v.size());
-  std::memcpy(u.data(), v.data(), v.size() * 4);
+  if (!v.empty()) std::memcpy(u.data(), v.data(), v.size() * 4);
   return u;
 }
 }  // namespace

@@ -6,10 +6,14 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <thread>
 #include <vector>
 
+#include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
 #include "lumen/core/table.hpp"
+#include "lumen/project/toy.hpp"
 #include "lumen/serve/server.hpp"
 
 using namespace lumen;
@@ -101,6 +105,7 @@ TEST_F(ServerTest, BadRequestsAre4xxWithAJsonError) {
       {"/api/row", R"({"token": "kat"})", 422},
       {"/api/row", R"({"id": 1, "window": 100000})", 422},
       {"/api/nothing", "{}", 404},
+      {"/api/row", "{\"token\": \"\xff\xfe\"}", 400},  // invalid UTF-8 inside the JSON
   };
   for (const auto& k : cases) {
     SCOPED_TRACE(std::string(k.path) + " " + k.body);
@@ -146,4 +151,62 @@ TEST_F(ServerTest, LoadTestSixteenClientsTenThousandRequests) {
   std::printf("load test: %zu requests, %d errors, p50 %.3f ms, p99 %.3f ms\n", all.size(), errors.load(),
               all[all.size() / 2], all[all.size() * 99 / 100]);
   EXPECT_EQ(errors.load(), 0);
+}
+
+TEST(ApiTest, ChapterRoutesOnTheToyTable) {
+  serve::Api api(toy_table());
+  // king - man + woman: the analogy man : king :: woman : ?, inputs excluded, and where they rank without it.
+  auto a = api.handle("analogy", {{"a", "man"}, {"b", "king"}, {"c", "woman"}});
+  EXPECT_EQ(a["answers"][0]["token"], "queen");
+  EXPECT_EQ(a["excluded"], true);
+  for (const char* w : {"man", "king", "woman"}) EXPECT_TRUE(a["input_ranks"][w].is_number()) << w;
+  auto raw = api.handle("analogy", {{"a", "man"}, {"b", "king"}, {"c", "woman"}, {"exclude", false}, {"k", 30}});
+  std::set<std::string> tokens;
+  for (auto& n : raw["answers"]) tokens.insert(n["token"].get<std::string>());
+  EXPECT_TRUE(tokens.count("king"));  // without exclusion the inputs come back
+  auto sim = api.handle("similarity", {{"w1", "cat"}, {"w2", "dog"}});
+  EXPECT_NEAR(sim["cosine"].get<double>(),
+              sim["dot"].get<double>() / (sim["norm1"].get<double>() * sim["norm2"].get<double>()), 1e-5);
+  auto far = api.handle("similarity", {{"w1", "cat"}, {"w2", "parliament"}});
+  EXPECT_GT(sim["cosine"].get<double>(), far["cosine"].get<double>());
+  auto p = api.handle("params", {{"preset", "gpt2"}});
+  EXPECT_EQ(p["total"], 124439808u);
+  p = api.handle("params", {{"preset", "llama-3.2-1b"}});
+  EXPECT_EQ(p["total"], 1235814400u);
+  EXPECT_THROW(api.handle("params", {{"preset", "gpt5"}}), UsageError);
+  // A projection is a job: poll until done.
+  auto j = api.handle("projection", {{"method", "pca"}, {"top", 30}});
+  for (int i = 0; i < 600 && !j["done"].get<bool>(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    j = api.handle("job", {{"id", j["job"]}});
+  }
+  ASSERT_TRUE(j["done"].get<bool>());
+  EXPECT_EQ(j["result"]["points"].size(), 30u);
+  EXPECT_FALSE(j["result"]["caption"].get<std::string>().empty());
+  EXPECT_THROW(api.handle("projection", {{"method", "umap"}}), UsageError);
+  EXPECT_THROW(api.handle("job", {{"id", "nope"}}), serve::ApiError);
+  // Every route answers unknown words with suggestions, never a crash.
+  EXPECT_THROW(api.handle("neighbours", {{"word", "kinq"}}), UnknownTokenError);
+  EXPECT_THROW(api.handle("neighbours", {{"word", "king"}, {"k", 0}}), serve::ApiError);
+}
+
+TEST(ApiTest, TSneProjectionReportsHonestyNumbers) {
+  // A 3-D table (so it is projected, not shown as it is): t-SNE reports KL and neighbour preservation.
+  Table t;
+  t.E = Matrix(60, 3);
+  Rng rng(3);
+  for (std::size_t i = 0; i < 60; ++i) {
+    t.vocab.add("w" + std::to_string(i));
+    for (std::size_t j = 0; j < 3; ++j) t.E.set(i, j, static_cast<float>(rng.normal() + (i % 3 == j ? 5.0 : 0.0)));
+  }
+  serve::Api api(std::move(t));
+  auto j = api.handle("projection", {{"method", "tsne"}, {"top", 60}, {"seed", 2}});
+  for (int i = 0; i < 1200 && !j["done"].get<bool>(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    j = api.handle("job", {{"id", j["job"]}});
+  }
+  ASSERT_TRUE(j["done"].get<bool>());
+  EXPECT_EQ(j["result"]["points"].size(), 60u);
+  EXPECT_TRUE(j["result"].contains("kl"));
+  EXPECT_GT(j["result"]["knn_preservation"].get<double>(), 0.3);
 }

@@ -25,8 +25,8 @@ inline void write_text(const std::filesystem::path& p, const std::string& text) 
 // Two topics that never share a sentence: animals and politics, with shared function words.
 inline std::string topic_corpus(std::size_t sentences, std::uint64_t seed = 7) {
   const std::vector<std::string> animals = {"cat", "dog", "horse", "mouse", "cow", "sheep", "bird", "fish"};
-  const std::vector<std::string> politics = {"parliament", "minister", "vote", "election", "senate", "law", "party",
-                                             "government"};
+  const std::vector<std::string> politics = {"parliament", "minister", "vote",  "election",
+                                             "senate",     "law",      "party", "government"};
   const std::vector<std::string> glue = {"the", "a", "of", "and", "is", "in"};
   Rng rng(seed);
   std::string out;

@@ -30,7 +30,8 @@ std::vector<std::string> flat(const std::vector<std::vector<std::string>>& v) {
 
 TEST(Tokenizer, WhitespaceOnlyByDefault) {
   WordTokenizer t;
-  EXPECT_EQ(t.tokenize("  The cat,  sat.\tOn\r\nmats "), (std::vector<std::string>{"The", "cat,", "sat.", "On", "mats"}));
+  EXPECT_EQ(t.tokenize("  The cat,  sat.\tOn\r\nmats "),
+            (std::vector<std::string>{"The", "cat,", "sat.", "On", "mats"}));
 }
 
 TEST(Tokenizer, LowerCasesAsciiAndTwoByteLetters) {

@@ -39,9 +39,9 @@ struct Limits {
 class Api {
  public:
   // Takes the main table; the chapter's toy table is always available as table "toy".
-  explicit Api(Table table, Limits limits = {});
+  explicit Api(Table table, const Limits& limits = {});
   // With a tokenizer, text is tokenized as the model does and rows are labelled by their token pieces.
-  Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, Limits limits = {});
+  Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, const Limits& limits = {});
   ~Api();
 
   // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "params", and "projection"

@@ -34,23 +34,23 @@ struct LmOptions {
   std::size_t dim = 64;      // d
   std::size_t hidden = 128;  // H
   bool tie = true;
-  float init_std = 0.05f;    // E (and an untied W) ~ N(0, init_std^2); W1, P ~ N(0, 1/fan_in)
-  bool scale_sqrt_d = false; // multiply looked-up rows by sqrt(d) (the transformer's convention)
+  float init_std = 0.05f;     // E (and an untied W) ~ N(0, init_std^2); W1, P ~ N(0, 1/fan_in)
+  bool scale_sqrt_d = false;  // multiply looked-up rows by sqrt(d) (the transformer's convention)
   OptimizerKind optimizer = OptimizerKind::adam;
-  float lr = 0.0f;           // 0: 1e-3 for Adam, 0.1 for SGD; decays linearly to 0 over the run
+  float lr = 0.0f;  // 0: 1e-3 for Adam, 0.1 for SGD; decays linearly to 0 over the run
   std::size_t batch = 64;
   std::size_t epochs = 1;
-  double holdout = 0.05;     // fraction of the corpus bytes (its end) held out
+  double holdout = 0.05;               // fraction of the corpus bytes (its end) held out
   std::uint64_t max_train_tokens = 0;  // stop each epoch after this many training tokens (0: all)
   std::size_t shuffle_window = 65536;
   std::uint64_t seed = 1;
-  std::size_t threads = 0;   // BLAS threads (0: lumen::default_threads())
+  std::size_t threads = 0;  // BLAS threads (0: lumen::default_threads())
   TokenizerOptions tokenizer;
 };
 
 struct LmEpoch {
-  std::size_t epoch = 0;      // 1-based
-  double train_loss = 0;      // mean cross-entropy over the epoch's batches (nats)
+  std::size_t epoch = 0;  // 1-based
+  double train_loss = 0;  // mean cross-entropy over the epoch's batches (nats)
   double heldout_loss = 0;
   double heldout_perplexity = 0;
   std::uint64_t heldout_tokens = 0;

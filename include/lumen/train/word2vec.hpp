@@ -31,8 +31,8 @@ struct Word2VecOptions {
   std::size_t window = 5;
   std::size_t negative = 5;
   std::size_t epochs = 5;
-  double lr = 0.0;        // 0: the model's default (skip-gram 0.025, CBOW 0.05, as word2vec)
-  double sample = 1e-4;   // subsampling threshold t (fastText's default); 0 keeps every token
+  double lr = 0.0;       // 0: the model's default (skip-gram 0.025, CBOW 0.05, as word2vec)
+  double sample = 1e-4;  // subsampling threshold t (fastText's default); 0 keeps every token
   std::uint64_t seed = 1;
   std::size_t threads = 0;  // 0: lumen::default_threads()
   TokenizerOptions tokenizer;
