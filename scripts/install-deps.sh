@@ -9,6 +9,7 @@ PKGS=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libcpp-httplib-dev libhnswlib-dev
   libcairo2-dev libpcre2-dev
   clang clang-tidy clang-format cppcheck libclang-rt-14-dev
+  chromium fonts-dejavu-core
 
 )
 

@@ -54,10 +54,12 @@ try {
     selectedRow: Number(document.querySelector('.row.selected').dataset.id),
     denseId: Number(document.querySelector('#dense').dataset.id),
   }));
-  const oh = JSON.parse(execFileSync(lumen, ['onehot', table, 'queen', '--json']).toString());
+  const ohAll = JSON.parse(execFileSync(lumen, ['onehot', table, 'queen', '--json']).toString());
+  const oh = { ...ohAll.tokens[0], V: ohAll.V };
   check(shown.index === oh.id, `one-hot position ${shown.index} equals lumen onehot's id ${oh.id}`);
   check(shown.selectedRow === oh.id && shown.denseId === oh.id, 'the highlighted row of E and the dense vector are the same id');
-  check(shown.caption.includes(String(oh.V)), `one-hot length is V = ${oh.V}`);
+  check(shown.caption.includes(String(oh.V)) && oh.onehot.length === oh.V && oh.onehot.one_at === oh.id, `one-hot length is V = ${oh.V}`);
+  check(oh.equal === true, 'lumen onehot: one-hot × E equals the row');
   const vec = await page.evaluate(async (id) => (await (await fetch('/api/row', { method: 'POST', body: JSON.stringify({ id }) })).json()).vector, oh.id);
   const maxdiff = Math.max(...vec.map((v, i) => Math.abs(v - oh.row[i])));
   check(maxdiff < 1e-6, `the page's vector equals lumen onehot's row (max diff ${maxdiff})`);
