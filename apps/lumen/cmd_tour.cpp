@@ -12,6 +12,8 @@
 #include "lumen/nn/init_stats.hpp"
 #include "lumen/nn/onehot.hpp"
 #include "lumen/nn/params.hpp"
+#include "lumen/search/analogy.hpp"
+#include "lumen/search/searcher.hpp"
 #include "nn_views.hpp"
 
 namespace lumen::cli {
@@ -23,6 +25,73 @@ struct TourArgs {
   std::uint64_t seed = 0;
   bool json = false;
 };
+
+// 4. Structure learned from data: neighbours and an analogy on the default table (Brown corpus), if it is built.
+struct Learned {
+  bool available = false;
+  std::string why;  // when not available: how to build it
+  std::size_t V = 0, d = 0;
+  std::vector<std::pair<std::string, std::vector<search::Neighbour>>> neighbours;
+  std::vector<search::Neighbour> analogy, analogy_raw;
+  Table table;
+};
+
+Learned learned() {
+  Learned l;
+  try {
+    l.table = load_table(TableArgs{});
+  } catch (const InputError& e) {
+    l.why = e.what();
+    return l;
+  }
+  l.available = true;
+  l.V = l.table.V();
+  l.d = l.table.d();
+  const search::Searcher s(l.table);
+  for (const char* w : {"king", "cat", "monday"}) {
+    const auto id = l.table.vocab.find(w);
+    if (!id) continue;
+    search::SearchOptions o;
+    o.k = 5;
+    o.exclude = {*id};
+    l.neighbours.emplace_back(w, s.search(s.row(*id), o));
+  }
+  const auto man = l.table.vocab.find("man"), king = l.table.vocab.find("king"), woman = l.table.vocab.find("woman");
+  if (man && king && woman) {
+    search::AnalogyOptions o;
+    o.k = 3;
+    l.analogy = search::analogy(s, *man, *king, *woman, o).answers;
+    o.exclude_inputs = false;
+    l.analogy_raw = search::analogy(s, *man, *king, *woman, o).answers;
+  }
+  return l;
+}
+
+std::string neighbour_text(const Table& t, const std::vector<search::Neighbour>& ns) {
+  std::string out;
+  for (const auto& n : ns) out += fmt::format("{}{} {:.2f}", out.empty() ? "" : ", ", t.vocab.token(n.id), n.score);
+  return out;
+}
+
+nlohmann::json neighbour_json(const Table& t, const std::vector<search::Neighbour>& ns) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& n : ns) out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+  return out;
+}
+
+nlohmann::json learned_json(const Learned& l) {
+  if (!l.available) return {{"available", false}, {"why", l.why}};
+  nlohmann::json n = nlohmann::json::object();
+  for (const auto& [w, ns] : l.neighbours) n[w] = neighbour_json(l.table, ns);
+  return {{"available", true},
+          {"V", l.V},
+          {"d", l.d},
+          {"neighbours", n},
+          {"analogy",
+           {{"query", "man : king :: woman : ?"},
+            {"answers", neighbour_json(l.table, l.analogy)},
+            {"answers_without_exclusion", neighbour_json(l.table, l.analogy_raw)}}}};
+}
 
 std::vector<std::string> words(const std::string& text) {
   std::istringstream in(text);
@@ -85,7 +154,8 @@ Action setup(CLI::App& cmd) {
                     {"dense", dv},
                     {"forward_equals_onehot", equal}}},
                   {"params", params_json(gpt2, c)},
-                  {"init_stats", init_stats_json(st)}});
+                  {"init_stats", init_stats_json(st)},
+                  {"learned", learned_json(learned())}});
       return equal ? kOk : kInternalError;
     }
 
@@ -115,6 +185,23 @@ Action setup(CLI::App& cmd) {
     fmt::print("{}\n", params_text(gpt2, c));
     fmt::print("3. Why init std matters (lumen init-stats --dim 768 --std 0.02)\n\n");
     fmt::print("{}\n", init_stats_text(st));
+    const Learned l = learned();
+    fmt::print("4. Learned from data: the default table (word2vec on the Brown corpus)\n\n");
+    if (!l.available) {
+      fmt::print("   not built yet: {}\n\n", l.why);
+    } else {
+      fmt::print(
+          "   {} words x d = {}. Nothing placed these vectors by hand: similarity of use became similarity\n"
+          "   of geometry. Nearest neighbours by cosine (lumen neighbours default WORD):\n",
+          l.V, l.d);
+      for (const auto& [w, ns] : l.neighbours) fmt::print("     {:<8} {}\n", w, neighbour_text(l.table, ns));
+      if (!l.analogy.empty())
+        fmt::print(
+            "\n   king - man + woman (lumen analogy default man king woman): {}\n"
+            "   without excluding the inputs (--no-exclude) the top answers are: {}\n",
+            neighbour_text(l.table, l.analogy), neighbour_text(l.table, l.analogy_raw));
+      fmt::print("\n   See it in the browser: lumen serve\n\n");
+    }
     fmt::print(
         "Next: lumen params --help, lumen params gpt2 --sweep, lumen onehot TABLE TOKEN, lumen --help for every "
         "command.\n");
