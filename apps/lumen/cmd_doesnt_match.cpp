@@ -48,6 +48,7 @@ Action setup(CLI::App& cmd) {
     for (const auto& words : lists) {
       try {
         std::vector<Id> ids;
+        ids.reserve(words.size());
         for (const auto& w : words) ids.push_back(t.vocab.require(w));
         const auto r = search::doesnt_match(s, ids);
         if (a->json) {

@@ -205,7 +205,8 @@ int run_analogies(const EvalArgs& a) {
         bar.finish();
         if (single) throw;
         errors[t][f] = e.what();  // a comparison goes on: the cell says why it is empty
-        results.push_back({{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}});
+        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}};
+        results.push_back(std::move(failed));
         grid[t].emplace_back();
       }
     }
@@ -291,7 +292,8 @@ int run_similarity(const EvalArgs& a) {
       } catch (const InputError& e) {
         if (single) throw;
         errors.push_back(e.what());
-        results.push_back({{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}});
+        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}};
+        results.push_back(std::move(failed));
         grid[t].emplace_back();
       }
     }

@@ -38,7 +38,7 @@ std::string default_table_path() {
 }
 
 std::string require_default_table() {
-  const std::string p = default_table_path();
+  std::string p = default_table_path();
   if (!std::filesystem::exists(p))
     throw InputError(
         fmt::format("no table given, and the default table {} is not built yet: run "

@@ -1,6 +1,7 @@
 // word2vec binary (the original C tool's -binary 1): a header line "rows dim", then per row the word, one
 // space and d little-endian float32. Rows are usually newline-separated, but not always: like gensim, a word
 // runs up to the next space and leading newlines are dropped from it.
+#include <charconv>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -19,10 +20,22 @@ Table read_word2vec_binary(const ReadContext& cx) {
   {
     const std::string header(base,
                              nl != nullptr ? static_cast<std::size_t>(nl - base) : std::min<std::size_t>(size, 64));
-    char tail = 0;
-    unsigned long long r = 0, d = 0;
-    if (nl == nullptr || std::sscanf(header.c_str(), "%llu %llu %c", &r, &d, &tail) != 2 ||
-        header.find('-') != std::string::npos)
+    // Two non-negative integers separated by blanks, and nothing else but blanks.
+    std::uint64_t r = 0, d = 0;
+    const char* p = header.data();
+    const char* end = header.data() + header.size();
+    auto blanks = [&] {
+      while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+    };
+    auto number = [&](std::uint64_t& out) {
+      blanks();
+      const auto [next, ec] = std::from_chars(p, end, out);
+      const bool ok = ec == std::errc() && next != p;
+      p = next;
+      return ok;
+    };
+    const bool ok = nl != nullptr && number(r) && number(d) && (blanks(), p == end);
+    if (!ok)
       throw ParseError(
           name, 1, 0,
           fmt::format("expected a header line 'rows dim' (two non-negative integers), got '{}'", header.substr(0, 60)));
