@@ -136,10 +136,10 @@ std::vector<std::string> describe(const Map& m) {
     if (!m.preservation.empty())
       lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), per, over));
     if (m.agreement >= 0)
-      lines.push_back(fmt::format("maps agree with each other ({}-NN Jaccard between {} seeds): {}", m.k,
-                                  m.seeds.size(), pct(m.agreement)));
+      lines.emplace_back(fmt::format("maps agree with each other ({}-NN Jaccard between {} seeds): {}", m.k,
+                                     m.seeds.size(), pct(m.agreement)));
     else if (m.seeds.size() == 1)
-      lines.push_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
+      lines.emplace_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
     lines.push_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
   }
   return lines;

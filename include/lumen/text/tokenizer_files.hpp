@@ -17,7 +17,7 @@ namespace lumen::text {
 std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, const std::string& vocab_bpe);
 // A Hugging Face tokenizer.json whose model is byte-level BPE.
 std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path);
-std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view json, const std::string& name);
+std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& name);
 // A tokenizer.json, an encoder.json (vocab.bpe beside it), or a directory holding either.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 

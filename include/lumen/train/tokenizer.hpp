@@ -40,7 +40,7 @@ class WordTokenizer {
  private:
   template <class Emit>
   void split_slow(std::string_view word, std::string& arena, Emit&& emit) const;
-  void lower_append(std::string_view piece, std::string& arena) const;
+  void lower_append(std::string_view s, std::string& out) const;
   TokenizerOptions options_;
 };
 
