@@ -56,7 +56,7 @@ Table read_safetensors(const ReadContext& cx) {
 
   std::vector<TensorInfo> tensors;
   for (auto& item : header.items()) {
-    const std::string key = item.key();  // (a plain variable: lambdas may not capture structured bindings in C++20)
+    const std::string& key = item.key();  // (a plain variable: lambdas may not capture structured bindings in C++20)
     auto& v = item.value();
     if (key == "__metadata__") continue;
     const auto bad = [&](const std::string& what) {
@@ -93,6 +93,7 @@ Table read_safetensors(const ReadContext& cx) {
   }
   // Tensors may not overlap (the format forbids it; overlapping views would alias).
   std::vector<const TensorInfo*> sorted;
+  sorted.reserve(tensors.size());
   for (auto& t : tensors) sorted.push_back(&t);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->begin < b->begin; });
   for (std::size_t i = 1; i < sorted.size(); ++i)
