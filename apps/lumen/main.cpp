@@ -18,7 +18,8 @@ std::vector<Command>& registry() {
 }
 }  // namespace lumen::cli
 
-int main(int argc, char** argv) {
+namespace {
+int run(int argc, char** argv) {
   using namespace lumen::cli;
   CLI::App app{"lumen: a toolkit for the embedding layer of language models (the V x d table E)", "lumen"};
   app.set_version_flag("--version", std::string("lumen ") + LUMEN_VERSION);
@@ -74,5 +75,15 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fmt::print(stderr, "lumen: internal error: {}\n", e.what());
     return kInternalError;
+  }
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {  // run() maps every lumen error to its exit code; this is the last resort (e.g. printing failed)
+    std::fputs("lumen: internal error\n", stderr);
+    return lumen::cli::kInternalError;
   }
 }
