@@ -1,16 +1,17 @@
 #pragma once
-// The body every table-reader fuzz target shares: read the input as a table of one format (cycling through
-// the --unicode-errors modes); it must either load consistently or be refused with a lumen::InputError.
+// The body every table-reader fuzz target shares: read the input as a table of one format (nullopt: the detected
+// one), cycling through the --unicode-errors modes; it must load consistently or be refused with an InputError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "lumen/core/error.hpp"
 #include "lumen/io/open.hpp"
 
-inline int fuzz_table_reader(const std::uint8_t* data, std::size_t size, lumen::io::Format format) {
+inline int fuzz_table_reader(const std::uint8_t* data, std::size_t size, std::optional<lumen::io::Format> format) {
   lumen::io::OpenOptions o;
   o.format = format;
   o.threads = 1;
