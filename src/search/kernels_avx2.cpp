@@ -1,4 +1,5 @@
-// AVX2 scan kernels: four rows per iteration, each row's 16-lane accumulator split in two registers
+// AVX2 scan kernels: one row at a time (a sequential stream the prefetcher follows best), each row's 16-lane
+// accumulator split in two registers
 // (lanes 0-7, 8-15). Same order as kernels_generic.cpp, so bit-identical results; the tail goes through
 // zero-padded 16-lane buffers.
 #include <immintrin.h>
@@ -63,41 +64,7 @@ void scan(const float* q, const typename L::T* rows, std::size_t n, std::size_t 
   for (std::size_t l = 0; l < 16; ++l) qt[l] = l < m ? q[whole + l] : 0.0f;
   const __m256 qt_lo = _mm256_load_ps(qt), qt_hi = _mm256_load_ps(qt + 8);
   alignas(32) float rt[16];
-  std::size_t r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const typename L::T* p[4] = {rows + r * d, rows + (r + 1) * d, rows + (r + 2) * d, rows + (r + 3) * d};
-    __m256 lo0 = _mm256_setzero_ps(), hi0 = lo0, lo1 = lo0, hi1 = lo0, lo2 = lo0, hi2 = lo0, lo3 = lo0, hi3 = lo0;
-    for (std::size_t i = 0; i < whole; i += 16) {
-      const __m256 ql = _mm256_loadu_ps(q + i), qh = _mm256_loadu_ps(q + i + 8);
-      lo0 = term<kL2>(lo0, ql, L::load8(p[0] + i));
-      hi0 = term<kL2>(hi0, qh, L::load8(p[0] + i + 8));
-      lo1 = term<kL2>(lo1, ql, L::load8(p[1] + i));
-      hi1 = term<kL2>(hi1, qh, L::load8(p[1] + i + 8));
-      lo2 = term<kL2>(lo2, ql, L::load8(p[2] + i));
-      hi2 = term<kL2>(hi2, qh, L::load8(p[2] + i + 8));
-      lo3 = term<kL2>(lo3, ql, L::load8(p[3] + i));
-      hi3 = term<kL2>(hi3, qh, L::load8(p[3] + i + 8));
-    }
-    if (m != 0) {
-      pad_tail<L>(p[0] + whole, m, rt);
-      lo0 = term<kL2>(lo0, qt_lo, _mm256_load_ps(rt));
-      hi0 = term<kL2>(hi0, qt_hi, _mm256_load_ps(rt + 8));
-      pad_tail<L>(p[1] + whole, m, rt);
-      lo1 = term<kL2>(lo1, qt_lo, _mm256_load_ps(rt));
-      hi1 = term<kL2>(hi1, qt_hi, _mm256_load_ps(rt + 8));
-      pad_tail<L>(p[2] + whole, m, rt);
-      lo2 = term<kL2>(lo2, qt_lo, _mm256_load_ps(rt));
-      hi2 = term<kL2>(hi2, qt_hi, _mm256_load_ps(rt + 8));
-      pad_tail<L>(p[3] + whole, m, rt);
-      lo3 = term<kL2>(lo3, qt_lo, _mm256_load_ps(rt));
-      hi3 = term<kL2>(hi3, qt_hi, _mm256_load_ps(rt + 8));
-    }
-    out[r] = reduce16(lo0, hi0);
-    out[r + 1] = reduce16(lo1, hi1);
-    out[r + 2] = reduce16(lo2, hi2);
-    out[r + 3] = reduce16(lo3, hi3);
-  }
-  for (; r < n; ++r) {
+  for (std::size_t r = 0; r < n; ++r) {
     const typename L::T* p0 = rows + r * d;
     __m256 lo = _mm256_setzero_ps(), hi = lo;
     for (std::size_t i = 0; i < whole; i += 16) {
