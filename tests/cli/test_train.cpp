@@ -1,5 +1,7 @@
 // lumen train word2vec | lm and lumen claims, run as a user would: exit codes, JSON, files, Ctrl-C and resume.
 #include <gtest/gtest.h>
+
+#include "cli_run.hpp"
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,21 +22,8 @@ namespace {
 
 const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + " " + kLumen + " " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using Run = lumen_cli::CliRun;
+Run run(const std::string& args, const std::string& env = "") { return lumen_cli::run_cli(args, {.env = env}); }
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -173,12 +162,6 @@ TEST(CliTrain, ClaimsUseTheDefaultTableOrSayHowToBuildIt) {
   EXPECT_GT(double(j["tying"]["untied"]["heldout_perplexity"]), 1.0);
   auto missing = run("claims --skip-lm", "LUMEN_DEFAULT_TABLE=" + (d.path / "none.vec").string());
   EXPECT_EQ(missing.code, 1);
-  const std::string cmd = "LUMEN_DEFAULT_TABLE=/nonexistent/t.vec " + kLumen + " claims --skip-lm 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string err;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) err.append(buf.data(), n);
-  pclose(p);
+  const std::string err = run("claims --skip-lm", "LUMEN_DEFAULT_TABLE=/nonexistent/t.vec").err;
   EXPECT_NE(err.find("make-default-table.sh"), std::string::npos) << err;
 }
