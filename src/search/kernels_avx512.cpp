@@ -1,4 +1,5 @@
-// AVX-512 scan kernels: a streaming pass over the rows, one 16-lane accumulator per row. Same order as kernels_generic.cpp, so bit-identical results.
+// AVX-512 scan kernels: a streaming pass over the rows, one 16-lane accumulator per row. Same order as
+// kernels_generic.cpp, so bit-identical results.
 #include <immintrin.h>
 
 #include "lumen/search/kernel_table.hpp"

@@ -23,7 +23,6 @@ namespace {
 
 using Result = lumen_cli::CliRun;
 
-
 // A scratch directory per test, removed at the end.
 class Scratch {
  public:

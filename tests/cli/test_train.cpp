@@ -1,10 +1,10 @@
 // lumen train word2vec | lm and lumen claims, run as a user would: exit codes, JSON, files, Ctrl-C and resume.
 #include <gtest/gtest.h>
 
-#include "cli_run.hpp"
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cli_run.hpp"
 
 #include <array>
 #include <chrono>
