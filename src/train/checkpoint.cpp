@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
+#include "lumen/train/corpus.hpp"
 
 namespace lumen::train {
 
@@ -93,6 +94,30 @@ Vocab CheckpointReader::vocab() {
     if (!v.add(std::move(tok), c)) fail("duplicate token in the vocabulary");
   }
   return v;
+}
+
+void CheckpointWriter::corpus(const Corpus& c) {
+  u64(c.files().size());
+  for (const auto& f : c.files()) {
+    str(f.path);
+    u64(f.size);
+  }
+}
+
+void CheckpointReader::expect_corpus(const Corpus& c) {
+  const auto nfiles = u64();
+  if (nfiles != c.files().size())
+    throw InputError(fmt::format("{}: the checkpoint was written for a corpus of {} file(s), not {}", path_, nfiles,
+                                 c.files().size()));
+  for (std::uint64_t i = 0; i < nfiles; ++i) {
+    const auto name = str();
+    const auto size = u64();
+    if (size != c.files()[i].size)
+      throw InputError(
+          fmt::format("{}: corpus file {} ({}) has {} bytes, but the checkpoint was written when "
+                      "{} had {}: resume needs the same corpus",
+                      path_, i + 1, c.files()[i].path, c.files()[i].size, name, size));
+  }
 }
 
 void CheckpointReader::fail(const std::string& what) const { throw ParseError(path_, 0, offset_, what); }

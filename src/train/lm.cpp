@@ -462,11 +462,7 @@ void LanguageModel::save_checkpoint(const std::string& path) const {
   w.u64(o.seed);
   w.u64(o.tokenizer.lower);
   w.u64(o.tokenizer.split_punct);
-  w.u64(s.corpus->files().size());
-  for (auto& f : s.corpus->files()) {
-    w.str(f.path);
-    w.u64(f.size);
-  }
+  w.corpus(*s.corpus);
   w.vocab(s.vocab);
   w.u64(s.tokens_per_epoch);
   for (auto v :
@@ -525,18 +521,7 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   } catch (const UsageError& e) {
     r.fail(std::string("bad training options: ") + e.what());
   }
-  const auto nfiles = r.u64();
-  if (nfiles != corpus.files().size())
-    throw InputError(fmt::format("{}: the checkpoint was written for a corpus of {} file(s), not {}", path, nfiles,
-                                 corpus.files().size()));
-  for (std::uint64_t i = 0; i < nfiles; ++i) {
-    const auto name = r.str();
-    if (r.u64() != corpus.files()[i].size)
-      throw InputError(
-          fmt::format("{}: corpus file {} ({}) differs in size from {} when the checkpoint was written: "
-                      "resume needs the same corpus",
-                      path, i + 1, corpus.files()[i].path, name));
-  }
+  r.expect_corpus(corpus);
   s.vocab = r.vocab();
   if (s.vocab.size() < 2 || s.vocab.token(kEos) != "</s>" || s.vocab.token(kUnk) != "<unk>")
     r.fail("the vocabulary does not start with </s> and <unk>");

@@ -394,11 +394,7 @@ void Word2Vec::save_checkpoint(const std::string& path) const {
   w.u64(s.o.seed);
   w.u64(s.o.tokenizer.lower);
   w.u64(s.o.tokenizer.split_punct);
-  w.u64(s.corpus->files().size());
-  for (auto& f : s.corpus->files()) {
-    w.str(f.path);
-    w.u64(f.size);
-  }
+  w.corpus(*s.corpus);
   w.vocab(s.vocab);
   w.u64(s.words_done.load());
   w.u64(s.pos.size());
@@ -438,19 +434,7 @@ Word2Vec Word2Vec::load_checkpoint(const std::string& path, const Corpus& corpus
   } catch (const UsageError& e) {
     r.fail(std::string("bad training options: ") + e.what());
   }
-  const auto nfiles = r.u64();
-  if (nfiles != corpus.files().size())
-    throw InputError(fmt::format("{}: the checkpoint was written for a corpus of {} file(s), not {}", path, nfiles,
-                                 corpus.files().size()));
-  for (std::uint64_t i = 0; i < nfiles; ++i) {
-    const auto name = r.str();
-    const auto size = r.u64();
-    if (size != corpus.files()[i].size)
-      throw InputError(
-          fmt::format("{}: corpus file {} ({}) has {} bytes, but the checkpoint was written when "
-                      "{} had {}: resume needs the same corpus",
-                      path, i + 1, corpus.files()[i].path, corpus.files()[i].size, name, size));
-  }
+  r.expect_corpus(corpus);
   s->vocab = r.vocab();
   s->words_done = r.u64();
   const auto T = r.u64();

@@ -14,6 +14,8 @@
 
 namespace lumen::train {
 
+class Corpus;
+
 class CheckpointWriter {
  public:
   CheckpointWriter(const std::string& path, std::string_view magic);
@@ -23,6 +25,7 @@ class CheckpointWriter {
   void floats(const float* p, std::size_t n) { file_.write(p, n * sizeof(float)); }
   void matrix(const Matrix& m);  // rows, cols, f32 data
   void vocab(const Vocab& v);    // size, then token and count per id
+  void corpus(const Corpus& c);  // the corpus's identity: each file's path and size
   void commit();
 
  private:
@@ -39,6 +42,9 @@ class CheckpointReader {
   void floats(float* p, std::size_t n);
   Matrix matrix();
   Vocab vocab();
+  // Reads what CheckpointWriter::corpus wrote; InputError unless `c` has as many files, of the same sizes
+  // (resuming needs the same corpus).
+  void expect_corpus(const Corpus& c);
   // A value outside what the trainer accepts: ParseError at the current offset.
   [[noreturn]] void fail(const std::string& what) const;
   void expect_end();  // ParseError if bytes remain
