@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -168,6 +169,25 @@ void print_analogy_report(const std::string& table, const std::string& file, con
                o.exclude ? " (excluded, as the standard evaluation does)" : "");
 }
 
+// A comparison: one row per table, one column per file (at least `min_width` wide), cell(t, f) in each.
+void print_grid(const std::vector<std::string>& tables, const std::vector<std::string>& files, std::size_t min_width,
+                const std::function<std::string(std::size_t, std::size_t)>& cell) {
+  std::size_t w = 5;
+  for (const auto& t : tables) w = std::max(w, t.size());
+  std::vector<std::size_t> cw;
+  fmt::print("{:<{}}", "table", w);
+  for (const auto& f : files) {
+    cw.push_back(std::max(f.size(), min_width));
+    fmt::print("  {:>{}}", f, cw.back());
+  }
+  fmt::print("\n");
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    fmt::print("{:<{}}", tables[t], w);
+    for (std::size_t f = 0; f < files.size(); ++f) fmt::print("  {:>{}}", cell(t, f), cw[f]);
+    fmt::print("\n");
+  }
+}
+
 int run_analogies(const EvalArgs& a) {
   std::vector<std::string> tables, files;
   resolve(a, tables, files);
@@ -220,26 +240,11 @@ int run_analogies(const EvalArgs& a) {
     return kOk;
   }
   // Comparison: one row per table, one column per file: accuracy (correct/answered).
-  std::size_t w = 5;
-  for (const auto& t : tables) w = std::max(w, t.size());
-  std::vector<std::size_t> cw;
-  fmt::print("{:<{}}", "table", w);
-  for (const auto& f : files) {
-    cw.push_back(std::max<std::size_t>(f.size(), 24));
-    fmt::print("  {:>{}}", f, cw.back());
-  }
-  fmt::print("\n");
-  for (std::size_t t = 0; t < tables.size(); ++t) {
-    fmt::print("{:<{}}", tables[t], w);
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      const auto& r = grid[t][f];
-      const std::string cell =
-          r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct, r->total.answered)
-            : std::string("no questions answered");
-      fmt::print("  {:>{}}", cell, cw[f]);
-    }
-    fmt::print("\n");
-  }
+  print_grid(tables, files, 24, [&](std::size_t t, std::size_t f) {
+    const auto& r = grid[t][f];
+    return r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct, r->total.answered)
+             : std::string("no questions answered");
+  });
   fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n", a.restrict);
   for (std::size_t t = 0; t < tables.size(); ++t)
     for (std::size_t f = 0; f < files.size(); ++f)
@@ -311,26 +316,11 @@ int run_similarity(const EvalArgs& a) {
     if (r.pairs < 2) fmt::print("(a correlation needs at least 2 pairs)\n");
     return kOk;
   }
-  std::size_t w = 5;
-  for (const auto& t : tables) w = std::max(w, t.size());
-  std::vector<std::size_t> cw;
-  fmt::print("{:<{}}", "table", w);
-  for (const auto& f : files) {
-    cw.push_back(std::max<std::size_t>(f.size(), 28));
-    fmt::print("  {:>{}}", f, cw.back());
-  }
-  fmt::print("\n");
-  for (std::size_t t = 0; t < tables.size(); ++t) {
-    fmt::print("{:<{}}", tables[t], w);
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      const auto& r = grid[t][f];
-      const std::string cell =
-          r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson), percent(r->oov_ratio()))
-            : std::string("no pairs in vocabulary");
-      fmt::print("  {:>{}}", cell, cw[f]);
-    }
-    fmt::print("\n");
-  }
+  print_grid(tables, files, 28, [&](std::size_t t, std::size_t f) {
+    const auto& r = grid[t][f];
+    return r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson), percent(r->oov_ratio()))
+             : std::string("no pairs in vocabulary");
+  });
   fmt::print("each cell: spearman pearson and the share of pairs with an unknown word (left out)\n");
   for (const auto& e : errors) fmt::print(stderr, "lumen: {}\n", e);
   return kOk;
