@@ -83,7 +83,6 @@ const std::int64_t kThreads = bench_threads();
 void BM_HnswQuery(benchmark::State& state) {
   const auto& f = fixture(DType::f32);
   HnswOptions ho;
-  ho.threads = static_cast<std::size_t>(state.range(0));
   ho.ef_construction = 100;
   const char* env = std::getenv("LUMEN_BENCH_HNSW_ROWS");
   const std::size_t rows = env != nullptr && std::atol(env) > 0 ? static_cast<std::size_t>(std::atol(env)) : 20000;
@@ -101,7 +100,7 @@ void BM_HnswQuery(benchmark::State& state) {
   std::size_t hits = 0;
   SearchOptions o;
   o.k = 10;
-  o.threads = ho.threads;
+  o.threads = static_cast<std::size_t>(state.range(0));
   o.restrict_rows = index->size();
   for (const auto& q : queries) {
     const auto exact = f.searcher->search(q, o);

@@ -14,7 +14,6 @@
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/progress.hpp"
-#include "lumen/core/threads.hpp"
 #include "topk.hpp"
 
 namespace lumen::search {

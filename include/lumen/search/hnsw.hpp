@@ -20,12 +20,12 @@ struct HnswOptions {
   std::size_t M = 16;                 // graph degree (2M on the bottom layer)
   std::size_t ef_construction = 200;  // candidate list while building
   std::uint64_t seed = 100;           // level assignment
-  std::size_t threads = 0;            // 0: lumen::default_threads()
 };
 
 class HnswIndex {
  public:
-  // Indexes rows [0, rows) of the searcher's table (0: all). Multi-threaded.
+  // Indexes rows [0, rows) of the searcher's table (0: all). One thread: Debian's hnswlib (0.6) races in
+  // concurrent addPoint (AddressSanitizer finds a heap overflow in searchBaseLayer).
   static HnswIndex build(const Searcher& s, Metric metric, std::size_t rows = 0, const HnswOptions& options = {});
   // Loads an index saved by save(); checks it was built for this table (row count, d, metric and a few rows):
   // InputError if not, ParseError if the file is not an index.
