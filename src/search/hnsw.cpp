@@ -8,12 +8,17 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+// hnswlib 0.6.2's SSE path prefetches through a read one element past a link list (AddressSanitizer:
+// heap-buffer-overflow in searchBaseLayer); without it the graph code is plain C++, and the distances come from
+// lumen's own run-time-dispatched kernels (KernelSpace below) rather than hnswlib's compile-time SSE ones.
+#define NO_MANUAL_VECTORIZATION
 #include <hnswlib/hnswlib.h>
 #include <mutex>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/progress.hpp"
+#include "lumen/search/scan.hpp"
 #include "topk.hpp"
 
 namespace lumen::search {
@@ -26,9 +31,38 @@ struct HnswIndex::Impl {
 
 namespace {
 
+// hnswlib's distances with the scan kernels: 1 - q.r (as hnswlib's InnerProductSpace; cosine on unit rows) or
+// |q - r|^2 (as its L2Space).
+class KernelSpace final : public hnswlib::SpaceInterface<float> {
+ public:
+  KernelSpace(Metric m, std::size_t d) : param_{d, &scan_kernels()}, l2_(m == Metric::euclidean) {}
+  std::size_t get_data_size() override { return param_.d * sizeof(float); }
+  hnswlib::DISTFUNC<float> get_dist_func() override { return l2_ ? &l2 : &inner; }
+  void* get_dist_func_param() override { return &param_; }
+
+ private:
+  struct Param {
+    std::size_t d;
+    const ScanKernels* k;
+  };
+  static float inner(const void* a, const void* b, const void* p) {
+    const auto& q = *static_cast<const Param*>(p);
+    float dot = 0.0f;
+    q.k->dots_f32(static_cast<const float*>(a), static_cast<const float*>(b), 1, q.d, &dot);
+    return 1.0f - dot;
+  }
+  static float l2(const void* a, const void* b, const void* p) {
+    const auto& q = *static_cast<const Param*>(p);
+    float d2 = 0.0f;
+    q.k->l2sq_f32(static_cast<const float*>(a), static_cast<const float*>(b), 1, q.d, &d2);
+    return d2;
+  }
+  Param param_;
+  bool l2_;
+};
+
 std::unique_ptr<hnswlib::SpaceInterface<float>> make_space(Metric m, std::size_t d) {
-  if (m == Metric::euclidean) return std::make_unique<hnswlib::L2Space>(d);
-  return std::make_unique<hnswlib::InnerProductSpace>(d);  // cosine: on unit rows
+  return std::make_unique<KernelSpace>(m, d);
 }
 
 // The vector the graph stores for row r: the row, or the unit row for cosine.
