@@ -22,6 +22,17 @@ TEST(Matrix, OwnedIsAlignedAndZeroed) {
   EXPECT_EQ(m.row(1)[2], 7.5f);
 }
 
+TEST(Matrix, LargeOwnedStartsOnA2MbPageAndIsZeroed) {
+  // 5000 x 1000 f32 = 20 MB: large enough for the huge-page path (the streaming passes rely on its alignment).
+  Matrix m(5000, 1000);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(m.data()) % (std::uintptr_t{2} << 20), 0u);
+  std::size_t nonzero = 0;
+  for (float x : m.f32()) nonzero += x != 0.0f;
+  EXPECT_EQ(nonzero, 0u);
+  m.set(4999, 999, 1.0f);  // the last element is writable
+  EXPECT_EQ(m.f32().back(), 1.0f);
+}
+
 TEST(Matrix, ConvertsBetweenTypes) {
   Matrix m(2, 3);
   for (std::size_t i = 0; i < 6; ++i) m.f32_mut()[i] = 0.5f * static_cast<float>(i) - 1.0f;
