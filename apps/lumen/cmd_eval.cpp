@@ -296,7 +296,7 @@ int run_similarity(const EvalArgs& a) {
         grid[t].push_back(std::move(r));
       } catch (const InputError& e) {
         if (single) throw;
-        errors.push_back(e.what());
+        errors.emplace_back(e.what());
         nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}};
         results.push_back(std::move(failed));
         grid[t].emplace_back();

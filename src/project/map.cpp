@@ -140,7 +140,7 @@ std::vector<std::string> describe(const Map& m) {
                                      m.seeds.size(), pct(m.agreement)));
     else if (m.seeds.size() == 1)
       lines.emplace_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
-    lines.push_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
+    lines.emplace_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
   }
   return lines;
 }

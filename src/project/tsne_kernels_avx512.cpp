@@ -10,7 +10,7 @@ inline double lanes_sum(__m512 v) {
   alignas(64) float t[16];
   _mm512_store_ps(t, v);
   double s = 0;
-  for (int l = 0; l < 16; ++l) s += t[l];
+  for (float x : t) s += x;
   return s;
 }
 

@@ -100,6 +100,7 @@ AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions&
 OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids) {
   if (ids.empty()) throw UsageError("doesnt_match needs at least one word");
   std::vector<std::vector<float>> units;
+  units.reserve(ids.size());
   for (Id id : ids) units.push_back(s.unit_row(id));
   std::vector<float> mean(s.d(), 0.0f);
   for (const auto& u : units)

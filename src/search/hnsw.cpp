@@ -14,6 +14,7 @@
 #define NO_MANUAL_VECTORIZATION
 #include <hnswlib/hnswlib.h>
 #include <mutex>
+#include <vector>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
@@ -102,24 +103,65 @@ void check_layout(const std::string& path) {
   read(mult, "mult");
   read(efc, "ef_construction");
   const std::uint64_t header = at;
-  const bool sane = offset0 == 0 && count <= max_elements && count > 0 && maxM0 <= 20000 && maxM <= 10000 &&
-                    offset_data == maxM0 * 4 + 4 && label_offset > offset_data && per_element == label_offset + 8 &&
-                    per_element < (1u << 30) && maxlevel >= 0 && maxlevel < 64 && enterpoint < count;
+  // max_elements == count: lumen saves full graphs, and hnswlib allocates max_elements slots on load (a huge
+  // claimed capacity must fail here, not in the allocator).
+  const bool sane = offset0 == 0 && count == max_elements && count > 0 && count < (1ull << 32) && maxM0 >= 1 &&
+                    maxM0 <= 20000 && maxM >= 1 && maxM <= 10000 && offset_data == maxM0 * 4 + 4 &&
+                    label_offset > offset_data && per_element == label_offset + 8 && per_element < (1u << 30) &&
+                    maxlevel >= 0 && maxlevel < 64 && enterpoint < count;
   if (!sane) throw ParseError(path, 0, 0, "not an HNSW index saved by lumen (inconsistent header)");
   if (count > (total - header) / per_element)
     throw ParseError(path, 0, header, fmt::format("HNSW index truncated: {} elements do not fit", count));
+  // hnswlib follows links without checking them: every neighbour id must name an element, every label a row,
+  // and a link on level l must lead to an element that has level l (else the search reads past its lists).
+  std::vector<std::uint32_t> list(std::max(maxM0, maxM) + 1);
+  auto read_list = [&](std::uint64_t at_, std::size_t max_links, std::size_t element, std::size_t level) {
+    in.seekg(static_cast<std::streamoff>(at_));
+    in.read(reinterpret_cast<char*>(list.data()), static_cast<std::streamsize>((max_links + 1) * 4));
+    if (!in) throw ParseError(path, 0, at_, fmt::format("HNSW index truncated in the links of element {}", element));
+    const std::size_t n = list[0] & 0xffffu;  // hnswlib's list size is the low 16 bits
+    if (n > max_links)
+      throw ParseError(
+          path, 0, at_,
+          fmt::format("HNSW index: element {} has {} links on level {} (at most {})", element, n, level, max_links));
+    return n;
+  };
+  // Pass 1: every element's level (from its upper-level block size) and label.
+  std::vector<std::uint8_t> level(count);
+  std::vector<std::uint64_t> upper(count);  // where each element's upper-level lists start
   std::uint64_t pos = header + count * per_element;
   const std::uint64_t per_level = maxM * 4 + 4;
   for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t label = 0;
+    in.seekg(static_cast<std::streamoff>(header + i * per_element + label_offset));
+    in.read(reinterpret_cast<char*>(&label), sizeof label);
+    if (!in || label >= count)
+      throw ParseError(path, 0, header + i * per_element + label_offset,
+                       fmt::format("HNSW index: element {} has label {} (the index has {} rows)", i, label, count));
     unsigned size = 0;
     in.seekg(static_cast<std::streamoff>(pos));
     in.read(reinterpret_cast<char*>(&size), sizeof size);
     if (!in) throw ParseError(path, 0, pos, fmt::format("HNSW index truncated in the links of element {}", i));
-    if (size % per_level != 0 || size / per_level > 64)
+    if (size % per_level != 0 || size / per_level > static_cast<unsigned>(maxlevel))
       throw ParseError(path, 0, pos, fmt::format("HNSW index: bad link list size {} for element {}", size, i));
+    level[i] = static_cast<std::uint8_t>(size / per_level);
+    upper[i] = pos + 4;
     pos += 4 + size;
   }
   if (pos != total) throw ParseError(path, 0, pos, "HNSW index: unexpected bytes after the last element");
+  if (level[enterpoint] != maxlevel)
+    throw ParseError(path, 0, 0, fmt::format("HNSW index: the entry point {} is not on the top level", enterpoint));
+  // Pass 2: the links themselves.
+  for (std::size_t i = 0; i < count; ++i) {
+    for (std::size_t l = 0; l <= level[i]; ++l) {
+      const std::uint64_t at_ = l == 0 ? header + i * per_element : upper[i] + (l - 1) * per_level;
+      const std::size_t n = read_list(at_, l == 0 ? maxM0 : maxM, i, l);
+      for (std::size_t j = 0; j < n; ++j)
+        if (list[j + 1] >= count || level[list[j + 1]] < l)
+          throw ParseError(path, 0, at_ + 4 * (j + 1),
+                           fmt::format("HNSW index: element {} links to {} on level {}", i, list[j + 1], l));
+    }
+  }
 }
 
 std::size_t indexed_rows(const Searcher& s, std::size_t rows) { return rows == 0 ? s.V() : std::min(rows, s.V()); }

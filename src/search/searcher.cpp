@@ -306,6 +306,7 @@ std::vector<Neighbour> brute_force(const Table& table, std::span<const float> q,
   std::sort(all.begin(), all.end(), detail::before);
   all.resize(std::min(all.size(), o.k));
   std::vector<Neighbour> out;
+  out.reserve(all.size());
   for (const auto& e : all) out.push_back({e.id, e.score});
   return out;
 }

@@ -16,24 +16,42 @@ void send_json(httplib::Response& res, int status, const nlohmann::json& j) {
   res.set_content(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
 }
 
-// Query parameters become a JSON object; numbers stay strings and the API converts them.
-nlohmann::json params_of(const httplib::Request& req) {
+// Query parameters become a JSON object; numbers stay strings and the API converts them. A POST's JSON object
+// adds to them.
+nlohmann::json params_of(const std::vector<std::pair<std::string, std::string>>& query, const std::string& body) {
   nlohmann::json p = nlohmann::json::object();
-  for (const auto& [k, v] : req.params) p[k] = v;
-  if (req.method == "POST" && !req.body.empty()) {
-    nlohmann::json body;
+  for (const auto& [k, v] : query) p[k] = v;
+  if (!body.empty()) {
+    nlohmann::json parsed;
     try {
-      body = nlohmann::json::parse(req.body);
+      parsed = nlohmann::json::parse(body);
     } catch (const nlohmann::json::exception& e) {
       throw ApiError(400, fmt::format("malformed JSON body: {}", e.what()));
     }
-    if (!body.is_object()) throw ApiError(400, "the JSON body must be an object");
-    for (auto& [k, v] : body.items()) p[k] = v;
+    if (!parsed.is_object()) throw ApiError(400, "the JSON body must be an object");
+    for (auto& [k, v] : parsed.items()) p[k] = v;
   }
   return p;
 }
 
+ApiReply error_reply(int status, const std::string& what) { return {status, {{"error", what}, {"status", status}}}; }
+
 }  // namespace
+
+ApiReply answer(Api& api, const std::string& route, const std::vector<std::pair<std::string, std::string>>& query,
+                const std::string& post_body) {
+  try {
+    return {200, api.handle(route, params_of(query, post_body))};
+  } catch (const ApiError& e) {
+    return error_reply(e.status(), e.what());
+  } catch (const lumen::UsageError& e) {
+    return error_reply(400, e.what());
+  } catch (const lumen::InputError& e) {
+    return error_reply(422, e.what());
+  } catch (const std::exception& e) {
+    return error_reply(500, fmt::format("internal error: {}", e.what()));
+  }
+}
 
 struct Server::Impl {
   Api& api;
@@ -51,17 +69,9 @@ struct Server::Impl {
 
     auto api_handler = [this](const httplib::Request& req, httplib::Response& res) {
       const std::string route = req.matches.size() > 1 ? req.matches[1].str() : "";
-      try {
-        send_json(res, 200, api.handle(route, params_of(req)));
-      } catch (const ApiError& e) {
-        send_json(res, e.status(), {{"error", e.what()}, {"status", e.status()}});
-      } catch (const lumen::UsageError& e) {
-        send_json(res, 400, {{"error", e.what()}, {"status", 400}});
-      } catch (const lumen::InputError& e) {
-        send_json(res, 422, {{"error", e.what()}, {"status", 422}});
-      } catch (const std::exception& e) {
-        send_json(res, 500, {{"error", fmt::format("internal error: {}", e.what())}, {"status", 500}});
-      }
+      const std::vector<std::pair<std::string, std::string>> query(req.params.begin(), req.params.end());
+      const ApiReply r = answer(api, route, query, req.method == "POST" ? req.body : std::string());
+      send_json(res, r.status, r.body);
     };
     http.Get(R"(/api/([a-z_\-]+))", api_handler);
     http.Post(R"(/api/([a-z_\-]+))", api_handler);
@@ -74,7 +84,7 @@ struct Server::Impl {
         send_json(res, 404, {{"error", "not found: " + req.path}, {"status", 404}});
         return;
       }
-      res.set_content(std::string(it->second), std::string(content_type(path)).c_str());
+      res.set_content(std::string(it->second), std::string(content_type(path)));
       res.set_header("Cache-Control", "no-cache");
     });
     http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
@@ -85,10 +95,10 @@ struct Server::Impl {
 
   void bind() {
     if (options.port == 0) {
-      bound_port = http.bind_to_any_port(options.host.c_str());
+      bound_port = http.bind_to_any_port(options.host);
       if (bound_port <= 0) throw IoError(fmt::format("cannot listen on {}", options.host));
     } else {
-      if (!http.bind_to_port(options.host.c_str(), options.port))
+      if (!http.bind_to_port(options.host, options.port))
         throw IoError(fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", options.host,
                                   options.port));
       bound_port = options.port;

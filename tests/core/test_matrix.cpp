@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
@@ -20,6 +21,12 @@ TEST(Matrix, OwnedIsAlignedAndZeroed) {
   m.set(1, 2, 7.5f);
   EXPECT_EQ(m.at(1, 2), 7.5f);
   EXPECT_EQ(m.row(1)[2], 7.5f);
+}
+
+TEST(Matrix, SizeThatOverflowsIsAnErrorNotAnAllocation) {
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  EXPECT_THROW(Matrix(max / 2, 4), Error);  // rows x cols x 4 bytes wraps around
+  EXPECT_THROW(Matrix(max, max, DType::f16), Error);
 }
 
 TEST(Matrix, LargeOwnedStartsOnA2MbPageAndIsZeroed) {

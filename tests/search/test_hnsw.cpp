@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "lumen/core/error.hpp"
 #include "lumen/search/hnsw.hpp"
@@ -72,4 +73,35 @@ TEST(Hnsw, SaveLoadRoundTripAndForeignIndexRefused) {
   EXPECT_THROW(HnswIndex::load(path, s, Metric::cosine, 400), InputError);
   std::filesystem::remove(path);
   EXPECT_THROW(HnswIndex::load(path, s, Metric::cosine, 400), IoError);
+}
+
+// hnswlib trusts its files; lumen checks them first. Offsets follow hnswlib 0.6's saveIndex header: offsetLevel0
+// (8 bytes), max_elements (8), element count (8), bytes per element (8), label offset (8), data offset (8),
+// max level (4), entry point (4), maxM (8), maxM0 (8), ...; the elements start after 96 bytes.
+TEST(Hnsw, DamagedIndexFilesAreParseErrorsBeforeHnswlibSeesThem) {
+  const Table t = test::random_table(64, 6, DType::f32, 5, false);
+  const Searcher s(t);
+  const std::string path = temp_path("damaged.hnsw");
+  HnswOptions o;
+  o.M = 4;
+  HnswIndex::build(s, Metric::cosine, 0, o).save(path);
+  std::string good;
+  {
+    std::ifstream in(path, std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  auto load_with = [&](std::size_t at, const void* bytes, std::size_t n) {
+    std::string b = good;
+    b.replace(at, n, static_cast<const char*>(bytes), n);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << b;
+    return HnswIndex::load(path, s, Metric::cosine);
+  };
+  const std::uint64_t huge = 1ull << 40;  // a capacity hnswlib would try to allocate
+  EXPECT_THROW(load_with(8, &huge, 8), ParseError);
+  const std::uint32_t far = 1000;  // element 0's first level-0 neighbour: no such element
+  EXPECT_THROW(load_with(96 + 4, &far, 4), ParseError);
+  const std::uint16_t many = 60000;  // element 0's level-0 link count, above maxM0
+  EXPECT_THROW(load_with(96, &many, 2), ParseError);
+  EXPECT_NO_THROW(load_with(0, good.data(), 8));  // the untouched file still loads
+  std::filesystem::remove(path);
 }

@@ -77,6 +77,13 @@ TEST(Gpt2, RandomBytesRoundTrip) {
   }
 }
 
+TEST(Gpt2, EmptyTextIsNoIdsAndNoIdsIsEmptyText) {
+  LUMEN_REQUIRE_GPT2();
+  EXPECT_TRUE(gpt2().encode("").empty());
+  EXPECT_TRUE(gpt2().encode("", true).empty());
+  EXPECT_EQ(gpt2().decode(std::vector<Id>{}), "");
+}
+
 TEST(Gpt2, LongPiecesMergeLikeShortOnes) {
   LUMEN_REQUIRE_GPT2();
   // A long piece is merged by the heap path; the same word repeated in short pieces by the flat path.

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lumen/serve/api.hpp"
 
@@ -14,6 +16,16 @@ struct ServerOptions {
   std::size_t max_body_bytes = 1 << 16;
   std::size_t threads = 8;  // request handler threads
 };
+
+// The answer to one API request once HTTP has been parsed: status and JSON body, exactly what the server sends.
+// Never throws: a bad request is a 4xx with {"error", "status"}; only a bug in lumen gives 500.
+struct ApiReply {
+  int status = 200;
+  nlohmann::json body;
+};
+// route: ROUTE of /api/ROUTE; query: the decoded query parameters; post_body: a POST's body ("" for GET).
+ApiReply answer(Api& api, const std::string& route, const std::vector<std::pair<std::string, std::string>>& query,
+                const std::string& post_body);
 
 class Server {
  public:

@@ -1,0 +1,99 @@
+// libFuzzer target: `lumen train --resume CHECKPOINT`, the trainers' checkpoint files. A valid checkpoint of each
+// trainer (word2vec, the language model) is written once at start-up, for a small corpus; each input damages
+// one: byte 0 picks the trainer, bytes 1-2 (little-endian) cut that many bytes off its end (modulo its size + 1), and
+// each further 3 bytes (offset: 2 bytes, value: 1) overwrite one byte. Loading must succeed or throw
+// lumen::InputError (a ParseError with the offset, or the corpus mismatch); a checkpoint that loads must report
+// a status within its own bounds.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "lumen/core/error.hpp"
+#include "lumen/train/corpus.hpp"
+#include "lumen/train/lm.hpp"
+#include "lumen/train/tokenizer.hpp"
+#include "lumen/train/vocabulary.hpp"
+#include "lumen/train/word2vec.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace lumen::train;
+
+struct World {
+  fs::path dir = fs::temp_directory_path() / ("lumen-fuzz-checkpoint-" + std::to_string(::getpid()));
+  Corpus corpus;
+  std::string w2v, lm;  // the valid checkpoints' bytes
+
+  World() : corpus(make_corpus(dir)) {
+    const lumen::Vocab words = build_vocab(corpus, WordTokenizer(), {.min_count = 1});
+    Word2VecOptions wo;
+    wo.dim = 4;
+    wo.epochs = 1;
+    wo.threads = 1;
+    Word2Vec(corpus, words, wo).save_checkpoint((dir / "w.ckpt").string());
+    LmOptions lo;
+    lo.context = 2;
+    lo.dim = 4;
+    lo.hidden = 5;
+    lo.batch = 4;
+    lo.epochs = 1;
+    const lumen::Vocab lm_words =
+        build_vocab(corpus, WordTokenizer(), {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
+    LanguageModel(corpus, lm_words, lo).save_checkpoint((dir / "l.ckpt").string());
+    w2v = slurp(dir / "w.ckpt");
+    lm = slurp(dir / "l.ckpt");
+  }
+  static Corpus make_corpus(const fs::path& dir) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "c.txt") << "the cat sat on the mat\nthe dog sat on the log\na cat and a dog\n"
+                                    "the king and the queen\na man and a woman\n";
+    return Corpus::open({(dir / "c.txt").string()});
+  }
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+};
+
+World& world() {
+  static World w;
+  return w;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  World& w = world();
+  if (size < 3) return 0;
+  const bool lm = (data[0] & 1) != 0;
+  std::string bytes = lm ? w.lm : w.w2v;
+  bytes.resize(bytes.size() - (data[1] | (std::size_t{data[2]} << 8)) % (bytes.size() + 1));
+  for (std::size_t i = 3; i + 3 <= size && !bytes.empty(); i += 3)
+    bytes[(data[i] | (std::size_t{data[i + 1]} << 8)) % bytes.size()] = static_cast<char>(data[i + 2]);
+  const std::string path = (w.dir / "fuzz.ckpt").string();
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  try {
+    if (lm) {
+      const LanguageModel m = LanguageModel::load_checkpoint(path, w.corpus);
+      if (m.vocab().size() < 2) std::abort();
+    } else {
+      const Word2Vec m = Word2Vec::load_checkpoint(path, w.corpus);
+      const TrainStatus s = m.status();
+      if (s.words_done > s.words_total) {
+        std::fprintf(stderr, "loaded a checkpoint with %llu of %llu words done\n",
+                     static_cast<unsigned long long>(s.words_done), static_cast<unsigned long long>(s.words_total));
+        std::abort();
+      }
+    }
+  } catch (const lumen::InputError&) {
+  }
+  return 0;
+}
