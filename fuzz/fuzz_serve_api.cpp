@@ -25,7 +25,7 @@ lumen::serve::Api& api() {
     l.max_k = 50;
     l.max_map_points = 40;
     l.max_text_bytes = 512;
-    return lumen::serve::Api(lumen::project::toy_table(), l);
+    return lumen::serve::Api(lumen::toy_table(), l);
   }();
   return instance;
 }

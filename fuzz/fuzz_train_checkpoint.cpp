@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     if (lm) {
       const LanguageModel m = LanguageModel::load_checkpoint(path, w.corpus);
-      if (m.vocab().size() < 2) std::abort();
+      if (m.vocab().size() < 2 || m.status().words_done > m.status().words_total) std::abort();
     } else {
       const Word2Vec m = Word2Vec::load_checkpoint(path, w.corpus);
       const TrainStatus s = m.status();

@@ -532,6 +532,9 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
                   &s.epoch_batches})
     *v = r.u64();
   s.epoch_loss = r.f64();
+  if (s.epoch > o.epochs || s.tokens_in_epoch > s.tokens_per_epoch ||
+      s.tokens_done > static_cast<std::uint64_t>(o.epochs) * s.tokens_per_epoch)
+    r.fail("the training position lies past the end of training");
   const auto nh = r.u64();
   if (nh > o.epochs) r.fail("bad epoch history");
   for (std::uint64_t i = 0; i < nh; ++i) {

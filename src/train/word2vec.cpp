@@ -460,6 +460,10 @@ Word2Vec Word2Vec::load_checkpoint(const std::string& path, const Corpus& corpus
     r.fail("table shapes do not match the vocabulary and dimension");
   r.expect_end();
   s->prepare();
+  // Progress past the end would drive the linearly decaying learning rate below zero.
+  if (s->words_done > static_cast<std::uint64_t>(o.epochs) * s->words_per_epoch)
+    r.fail(fmt::format("{} words done of {} in all: not a checkpoint of this corpus", s->words_done.load(),
+                       static_cast<std::uint64_t>(o.epochs) * s->words_per_epoch));
   for (std::size_t t = 0; t < T; ++t) {
     s->loss_sum[t] = ls[t];
     s->loss_n[t] = ln[t];

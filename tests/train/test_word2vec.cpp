@@ -3,6 +3,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "helpers.hpp"
 #include "lumen/core/error.hpp"
@@ -128,6 +131,36 @@ TEST(Word2Vec, CheckpointOfAnotherCorpusOrTruncatedIsAnError) {
   EXPECT_THROW(Word2Vec::load_checkpoint(ckpt, f.corpus), ParseError);
   test::write_text(f.dir / "junk", "not a checkpoint at all");
   EXPECT_THROW(Word2Vec::load_checkpoint((f.dir / "junk").string(), f.corpus), ParseError);
+}
+
+// Found by fuzz_train_checkpoint (seed regress-words-done-past-total): a checkpoint whose progress lies past
+// the end of training loaded, and resuming it would have run with a negative learning rate.
+TEST(Word2Vec, CheckpointPastTheEndOfTrainingIsAParseError) {
+  Fixture f("w2v-pastend");
+  auto o = small(W2VModel::skipgram);
+  o.epochs = 2;
+  Word2Vec w(f.corpus, f.vocab, o);
+  std::atomic<bool> stop{false};
+  TrainControl ctl;
+  ctl.stop = &stop;
+  ctl.checkpoint_every = w.status().words_total * 3 / 4;  // stop three quarters through: in epoch 2
+  const auto ckpt = (f.dir / "w.ckpt").string();
+  ctl.on_checkpoint = [&] {
+    w.save_checkpoint(ckpt);
+    stop = true;
+  };
+  EXPECT_FALSE(w.train(ctl));
+  EXPECT_NO_THROW(Word2Vec::load_checkpoint(ckpt, f.corpus));
+  // The same file claiming one epoch in all: its progress (over 1.5 epochs) is past the end.
+  std::string bytes;
+  {
+    std::ifstream in(ckpt, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::uint64_t one = 1;
+  bytes.replace(16 + 4 * 8, 8, reinterpret_cast<const char*>(&one), 8);  // magic (16), model, dim, window, negative
+  std::ofstream(ckpt, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_THROW(Word2Vec::load_checkpoint(ckpt, f.corpus), ParseError);
 }
 
 TEST(Word2Vec, BadOptionsAndTinyVocabulary) {
