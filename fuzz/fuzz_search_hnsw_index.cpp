@@ -11,10 +11,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 
+#include "fuzz_damage.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/search/hnsw.hpp"
@@ -42,8 +42,7 @@ struct World {
     o.M = 4;
     o.ef_construction = 20;
     HnswIndex::build(*searcher, Metric::cosine, 0, o).save(file.string());
-    std::ifstream in(file, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    bytes = slurp(file.string());
   }
 };
 
@@ -58,10 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   World& w = world();
   if (size < 3) return 0;
   const Metric m = data[0] % 3 == 0 ? Metric::cosine : data[0] % 3 == 1 ? Metric::dot : Metric::euclidean;
-  std::string bytes = w.bytes;
-  bytes.resize(bytes.size() - (data[1] | (std::size_t{data[2]} << 8)) % (bytes.size() + 1));
-  for (std::size_t i = 3; i + 3 <= size && !bytes.empty(); i += 3)
-    bytes[(data[i] | (std::size_t{data[i + 1]} << 8)) % bytes.size()] = static_cast<char>(data[i + 2]);
+  const std::string bytes = damaged(w.bytes, data + 1, size - 1);
   const std::string path = w.file.string() + ".damaged";
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   try {

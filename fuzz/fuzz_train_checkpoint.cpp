@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 
+#include "fuzz_damage.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/train/corpus.hpp"
 #include "lumen/train/lm.hpp"
@@ -48,18 +48,14 @@ struct World {
     const lumen::Vocab lm_words =
         build_vocab(corpus, WordTokenizer(), {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
     LanguageModel(corpus, lm_words, lo).save_checkpoint((dir / "l.ckpt").string());
-    w2v = slurp(dir / "w.ckpt");
-    lm = slurp(dir / "l.ckpt");
+    w2v = slurp((dir / "w.ckpt").string());
+    lm = slurp((dir / "l.ckpt").string());
   }
   static Corpus make_corpus(const fs::path& dir) {
     fs::create_directories(dir);
     std::ofstream(dir / "c.txt") << "the cat sat on the mat\nthe dog sat on the log\na cat and a dog\n"
                                     "the king and the queen\na man and a woman\n";
     return Corpus::open({(dir / "c.txt").string()});
-  }
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   }
 };
 
@@ -74,10 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   World& w = world();
   if (size < 3) return 0;
   const bool lm = (data[0] & 1) != 0;
-  std::string bytes = lm ? w.lm : w.w2v;
-  bytes.resize(bytes.size() - (data[1] | (std::size_t{data[2]} << 8)) % (bytes.size() + 1));
-  for (std::size_t i = 3; i + 3 <= size && !bytes.empty(); i += 3)
-    bytes[(data[i] | (std::size_t{data[i + 1]} << 8)) % bytes.size()] = static_cast<char>(data[i + 2]);
+  const std::string bytes = damaged(lm ? w.lm : w.w2v, data + 1, size - 1);
   const std::string path = (w.dir / "fuzz.ckpt").string();
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   try {
