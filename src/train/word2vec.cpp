@@ -87,13 +87,14 @@ struct Word2Vec::State {
     const double done = static_cast<double>(words_done.load(std::memory_order_relaxed));
     return static_cast<float>(o.lr * std::max(1e-4, 1.0 - done / total));
   }
+  // Written so that NaN (from NaN weights, e.g. in a resumed checkpoint) takes a branch: indexing with it is UB.
   float sig(float x) const {
-    if (x <= -kMaxSigmoid) return 0.0f;
+    if (!(x > -kMaxSigmoid)) return 0.0f;
     if (x >= kMaxSigmoid) return 1.0f;
     return sigmoid[static_cast<int>((x + kMaxSigmoid) * (kSigmoidTable / kMaxSigmoid / 2))];
   }
   float logf(float x) const {
-    if (x >= 1.0f) return 0.0f;
+    if (!(x < 1.0f)) return 0.0f;
     return log[static_cast<int>(x * kLogTable)];
   }
 };

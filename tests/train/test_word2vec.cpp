@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 
 #include "helpers.hpp"
@@ -161,6 +162,35 @@ TEST(Word2Vec, CheckpointPastTheEndOfTrainingIsAParseError) {
   bytes.replace(16 + 4 * 8, 8, reinterpret_cast<const char*>(&one), 8);  // magic (16), model, dim, window, negative
   std::ofstream(ckpt, std::ios::binary | std::ios::trunc) << bytes;
   EXPECT_THROW(Word2Vec::load_checkpoint(ckpt, f.corpus), ParseError);
+}
+
+// Found by fuzz_train_checkpoint (seed regress-nan-weights-index-sigmoid-table): NaN weights in a resumed
+// checkpoint made the sigmoid/log look-ups index their tables with a NaN (undefined behaviour, UBSan). Training
+// must go on (the NaN spreads, as it would in any trainer) without reading outside the tables.
+TEST(Word2Vec, NanWeightsInACheckpointDoNotBreakTheLookups) {
+  Fixture f("w2v-nan", 300);
+  auto o = small(W2VModel::skipgram);
+  o.epochs = 1;
+  o.threads = 1;
+  const Word2Vec w(f.corpus, f.vocab, o);
+  const auto ckpt = (f.dir / "w.ckpt").string();
+  w.save_checkpoint(ckpt);
+  std::string bytes;
+  {
+    std::ifstream in(ckpt, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The file ends with E then Eout, each (rows u64, cols u64, rows x cols f32): poison every weight of both.
+  const std::size_t n = f.vocab.size() * o.dim;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(bytes.data() + bytes.size() - 4 * (i + 1), &nan, 4);               // Eout
+    std::memcpy(bytes.data() + bytes.size() - 4 * n - 16 - 4 * (i + 1), &nan, 4);  // E
+  }
+  std::ofstream(ckpt, std::ios::binary | std::ios::trunc) << bytes;
+  auto resumed = Word2Vec::load_checkpoint(ckpt, f.corpus);
+  EXPECT_TRUE(resumed.train());
+  EXPECT_TRUE(std::isnan(resumed.input().f32()[0]));
 }
 
 TEST(Word2Vec, BadOptionsAndTinyVocabulary) {
