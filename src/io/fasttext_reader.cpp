@@ -116,6 +116,10 @@ FastTextModel FastTextModel::parse(const char* data, std::size_t size, const std
     for (std::int64_t i = 0; i < m.prune_size_; ++i) {
       const auto a = in.get<std::int32_t>("a pruneidx pair");
       const auto b = in.get<std::int32_t>("a pruneidx pair");
+      // b picks a bucket row (row nwords + b of the input matrix, which has nwords + bucket rows).
+      if (b < 0 || b >= m.bucket_)
+        throw ParseError(name, 0, in.pos - 4,
+                         fmt::format("pruneidx maps to bucket {}; the model has {}", b, m.bucket_));
       m.prune_[a] = b;
     }
   }

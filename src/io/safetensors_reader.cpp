@@ -49,6 +49,8 @@ Table read_safetensors(const ReadContext& cx) {
     header = nlohmann::json::parse(base + 8, base + 8 + n);
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(name, 0, 8 + (e.byte > 0 ? e.byte - 1 : 0), fmt::format("invalid JSON header: {}", e.what()));
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
+    throw ParseError(name, 0, 8, fmt::format("invalid JSON header: {}", e.what()));
   }
   if (!header.is_object()) throw ParseError(name, 0, 8, "expected the JSON header to be an object");
   const std::uint64_t buffer = size - 8 - n;
@@ -153,7 +155,7 @@ Table read_safetensors(const ReadContext& cx) {
     nlohmann::json tokens;
     try {
       tokens = nlohmann::json::parse(header["__metadata__"]["lumen.vocab"].get<std::string>());
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {
       throw ParseError(name, 0, 8, "__metadata__ lumen.vocab: expected a JSON array of tokens");
     }
     if (!tokens.is_array() || tokens.size() != V)

@@ -39,6 +39,8 @@ json parse_json(std::string_view text, const std::string& name) {
     return json::parse(text);
   } catch (const json::parse_error& e) {
     throw ParseError(name, 0, e.byte, fmt::format("not valid JSON: {}", e.what()));
+  } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
+    throw ParseError(name, 0, 0, fmt::format("not valid JSON: {}", e.what()));
   }
 }
 

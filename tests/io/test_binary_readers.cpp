@@ -155,6 +155,9 @@ TEST(Safetensors, BadHeaders) {
   expect_error("\x05\x00\x00", "expected an 8-byte header length", {.format = Format::safetensors});
   expect_error(std::string("\xff\xff\x00\x00\x00\x00\x00\x00{}", 10), "exceeds", {.format = Format::safetensors});
   expect_error(std::string("\x05\x00\x00\x00\x00\x00\x00\x00{\"a\":", 13), "invalid JSON header");
+  // Found by fuzz_io_safetensors (seed regress-json-number-overflow): nlohmann throws out_of_range, not
+  // parse_error, for a number beyond a double; it escaped as an internal error.
+  expect_error(std::string("\x0b\x00\x00\x00\x00\x00\x00\x00{\"a\":1e999}", 19), "invalid JSON header");
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {2, 2}, 0, 32)}}, data), "outside the 16-byte buffer");
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {2, 2}, 8, 4)}}, data), "outside");
   expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {2, 3}, 0, 16)}}, data), "need 24");
@@ -242,6 +245,15 @@ TEST(FastTextBin, ImplausibleCountsRefused) {
   std::memcpy(bad.data() + 64, &huge, 4);
   expect_error(bad, "dictionary claims 2147483647 entries", {.format = Format::fasttext_bin}, 64);
   expect_error(std::string("\xba\x16\x4f\x2f\x0d\x00\x00\x00", 8), "expected 11 or 12");
+}
+
+// Found by fuzz_io_fasttext (the seed is the test's input): a pruneidx pair mapping a hash to a bucket past the
+// matrix loaded, and the first word vector asked for then failed with an internal error ("row out of range").
+TEST(FastTextBin, PruneIndexPastTheBucketsIsAParseError) {
+  const std::string seed =
+      read_all(std::string(LUMEN_SOURCE_DIR) + "/fuzz/corpus/fuzz_io_fasttext/regress-pruneidx-past-the-buckets");
+  ASSERT_FALSE(seed.empty());
+  expect_error(seed, "pruneidx maps to bucket", {.format = Format::fasttext_bin});
 }
 
 }  // namespace

@@ -130,6 +130,8 @@ TEST(TokenizerJson, MalformedFiles) {
   EXPECT_NE(parse_error("{\"model\": ").find("not valid JSON"), std::string::npos);
   EXPECT_NE(parse_error("").find("not valid JSON"), std::string::npos);
   EXPECT_NE(parse_error("[1, 2]").find("expected a JSON object"), std::string::npos);
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error: still a ParseError here.
+  EXPECT_NE(parse_error("{\"version\": 1e99999}").find("not valid JSON"), std::string::npos);
   EXPECT_NE(parse_error("{\"version\": \"1.0\"}").find("no \"model\""), std::string::npos);
 
   json j = small_llama_style(false);
