@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc, -O1 -g, leaks checked, any
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (gcc, -O1 -g1, leaks checked, any
 # UB aborts): configure preset `asan` (build-asan/), build everything but the benchmarks, run ctest.
 # Extra ctest arguments pass through, e.g. scripts/test-sanitize.sh -L core
 set -euo pipefail
