@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import time
+import machine  # bench/machine.py
 
 V, D, B, T, HIDDEN = 50257, 768, 8, 1024, 1024
 
@@ -77,6 +78,7 @@ def torch_times(threads, onehot_b, repetitions):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build", help="build directory holding bench_embedding")
     ap.add_argument("--threads", type=int, default=os.cpu_count(), help="threads for both (default: all cores)")

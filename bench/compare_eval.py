@@ -22,6 +22,7 @@ import tempfile
 import time
 
 import numpy as np
+import machine  # bench/machine.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -74,6 +75,7 @@ def run_lumen(lumen, threads, args):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser()
     ap.add_argument("--lumen")
     ap.add_argument("--threads", type=int, nargs="+", default=sorted({1, os.cpu_count()}),

@@ -24,6 +24,7 @@ import tempfile
 import time
 
 import numpy as np
+import machine  # bench/machine.py
 
 
 def write_text(path, V, d, seed):
@@ -81,6 +82,7 @@ def lumen_times(build, directory, threads, repetitions):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
     ap.add_argument("--threads", type=int, default=1)

@@ -20,6 +20,7 @@ import tempfile
 import time
 
 import numpy as np
+import machine  # bench/machine.py
 
 
 def table(n, d, seed, clusters):
@@ -38,6 +39,7 @@ def run_lumen(lumen, threads, path, args):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser()
     ap.add_argument("--lumen", default=os.path.join(os.path.dirname(__file__), "..", "build", "lumen"))
     ap.add_argument("--threads", type=int, default=2)

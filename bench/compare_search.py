@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 import faiss
+import machine  # bench/machine.py
 
 V, D, K = 50257, 768, 10
 
@@ -49,6 +50,7 @@ def best_time(fn, repeats):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", default=None, help="bench_search binary (default: build*/bench/bench_search)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())

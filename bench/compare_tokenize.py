@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import machine  # bench/machine.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NM = os.path.join(ROOT, "node_modules")
@@ -65,6 +66,7 @@ def generated(words, n, seed=10):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lumen", default=os.path.join(ROOT, "build", "lumen"))
     ap.add_argument("--repeat", type=int, default=3)

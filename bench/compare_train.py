@@ -20,6 +20,7 @@ import resource
 import subprocess
 import sys
 import time
+import machine  # bench/machine.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -48,6 +49,7 @@ def score(path):
 
 
 def main():
+    print(machine.describe())  # every figure names the CPU that produced it
     global DATA
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lumen", default=os.path.join(ROOT, "build", "lumen"))

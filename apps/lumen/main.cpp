@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/progress.hpp"
+#include "lumen/core/simd.hpp"
 #include "lumen/core/threads.hpp"
 
 namespace lumen::cli {
@@ -22,7 +23,10 @@ namespace {
 int run(int argc, char** argv) {
   using namespace lumen::cli;
   CLI::App app{"lumen: a toolkit for the embedding layer of language models (the V x d table E)", "lumen"};
-  app.set_version_flag("--version", std::string("lumen ") + LUMEN_VERSION);
+  // The kernel variants this CPU runs, so that scripts (scripts/test-isas.sh) can test each one.
+  std::string isas;
+  for (lumen::Isa i : lumen::available_isas()) isas += fmt::format("{}{}", isas.empty() ? "" : " ", lumen::isa_name(i));
+  app.set_version_flag("--version", fmt::format("lumen {} (kernels: {})", LUMEN_VERSION, isas));
   app.require_subcommand(0, 1);
   std::size_t threads = 0;
   bool quiet = false;
@@ -56,6 +60,7 @@ int run(int argc, char** argv) {
   if (quiet) lumen::Progress::set_enabled(false);
 
   try {
+    lumen::active_isa();  // a LUMEN_ISA this CPU cannot run is refused here, before any work
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action ? action() : kOk;  // nested subcommands dispatch inside action
     // No command: the main job, the tour, with its defaults.

@@ -36,22 +36,36 @@ Isa detected_isa() {
   return Isa::generic;
 }
 
-std::vector<Isa> available_isas() {
+namespace {
+std::vector<Isa> available_isas_up_to(Isa best) {
   std::vector<Isa> out;
-  const Isa best = detected_isa();
   for (int i = 0; i <= static_cast<int>(best); ++i) out.push_back(static_cast<Isa>(i));
   return out;
+}
+}  // namespace
+
+std::vector<Isa> available_isas() { return available_isas_up_to(detected_isa()); }
+
+Isa requested_isa(std::string_view value, Isa best) {
+  if (value.empty()) return best;
+  std::string have;
+  for (Isa i : available_isas_up_to(best)) have += fmt::format("{}{}", have.empty() ? "" : ", ", isa_name(i));
+  for (Isa i : {Isa::generic, Isa::avx2, Isa::avx512}) {
+    if (value != isa_name(i)) continue;
+    if (static_cast<int>(i) > static_cast<int>(best))
+      throw UsageError(
+          fmt::format("LUMEN_ISA={}: this CPU lacks {} (it runs: {}); unset LUMEN_ISA or pick one of those", value,
+                      isa_name(i), have));
+    return i;
+  }
+  throw UsageError(
+      fmt::format("LUMEN_ISA={}: not an ISA lumen knows (generic, avx2, avx512; this CPU runs: {})", value, have));
 }
 
 namespace {
 Isa initial_isa() {
-  const Isa best = detected_isa();
   const char* env = std::getenv("LUMEN_ISA");
-  if (env == nullptr || *env == '\0') return best;
-  const std::string want(env);
-  for (Isa i : {Isa::generic, Isa::avx2, Isa::avx512})
-    if (want == isa_name(i)) return static_cast<int>(i) <= static_cast<int>(best) ? i : best;
-  return best;
+  return requested_isa(env == nullptr ? std::string_view() : std::string_view(env), detected_isa());
 }
 
 std::atomic<int>& current() {

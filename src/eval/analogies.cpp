@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "analogy_kernels.hpp"
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
@@ -161,12 +162,7 @@ AnalogyResult evaluate_analogies(const Table& table, const AnalogySet& set, cons
   const auto above = o.method == AnalogyMethod::add ? kt.add_above : kt.mul_above;
   const auto score = o.method == AnalogyMethod::add ? add_score : mul_score;
 
-  const int blas_threads = openblas_get_num_threads();  // the GEMM runs on our thread count, as search's does
-  openblas_set_num_threads(static_cast<int>(threads));
-  struct RestoreBlas {
-    int n;
-    ~RestoreBlas() { openblas_set_num_threads(n); }
-  } restore{blas_threads};
+  const ScopedBlasThreads blas(threads);  // the GEMM runs on our thread count, as search's does
   for (std::size_t r0 = 0; r0 < R; r0 += nb) {
     const std::size_t n = std::min(nb, R - r0);
     parallel_for(n, threads, [&](std::size_t b, std::size_t e, std::size_t) {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
-#include "blas.hpp"
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 
@@ -57,7 +57,7 @@ void OutputHead::forward(std::span<const float> h, std::size_t N, std::span<floa
   check(h.size(), N, logits.size());
   if (N == 0) return;
   const int n = static_cast<int>(N), V = static_cast<int>(this->V()), d = static_cast<int>(this->d());
-  set_blas_threads(threads);
+  const ScopedBlasThreads blas(threads);
   // logits (N,V) = h (N,d) . W^T (d,V)
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, V, d, 1.0f, h.data(), d, W().f32().data(), d, 0.0f,
               logits.data(), V);
@@ -76,7 +76,7 @@ void OutputHead::backward(std::span<const float> h, std::span<const float> dlogi
   if (dh.size() != h.size()) throw UsageError(fmt::format("dh holds {} floats, expected {}", dh.size(), h.size()));
   if (N == 0) return;
   const int n = static_cast<int>(N), V = static_cast<int>(this->V()), d = static_cast<int>(this->d());
-  set_blas_threads(threads);
+  const ScopedBlasThreads blas(threads);
   // dh (N,d) = dlogits (N,V) . W (V,d)
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, d, V, 1.0f, dlogits.data(), V, W().f32().data(), d, 0.0f,
               dh.data(), d);

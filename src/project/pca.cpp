@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <lapacke.h>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
-#include "project/blas_threads.hpp"
 
 namespace lumen::project {
 
@@ -72,7 +72,8 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
   if (k == 0) throw UsageError("PCA: the number of components must be at least 1");
   if (N < 2) throw InputError(fmt::format("PCA needs at least 2 rows (got {})", N));
   if (k > d || k > N) throw UsageError(fmt::format("PCA: {} components asked of {} rows of dimension {}", k, N, d));
-  threads = detail::use_blas_threads(threads);
+  const ScopedBlasThreads blas(threads);
+  threads = blas.threads();
 
   Pca pca;
   // Column sums and sums of squares, in double (f32 sums of 50k rows would lose digits); straight from E when
@@ -189,7 +190,8 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
 Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, std::size_t threads) {
   const std::size_t N = count_rows(E, rows), d = E.cols(), k = pca.k();
   if (d != pca.d()) throw InputError(fmt::format("PCA: the table has dimension {}, the components {}", d, pca.d()));
-  threads = detail::use_blas_threads(threads);
+  const ScopedBlasThreads blas(threads);
+  threads = blas.threads();
   Matrix Y(N, k);
   float* y = Y.f32_mut().data();
   const float* W = pca.components.f32().data();

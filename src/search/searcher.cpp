@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/kernels.hpp"
 #include "lumen/core/threads.hpp"
@@ -200,8 +201,7 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
   const Matrix& E = table_->E;
   std::vector<float> S(B * block);                                      // GEMM scores (B, block)
   std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);  // f16/bf16 rows as f32 (block, d)
-  const int blas_threads = openblas_get_num_threads();
-  openblas_set_num_threads(static_cast<int>(T));
+  const ScopedBlasThreads blas(T);
   for (std::size_t s = 0; s < n; s += block) {
     const std::size_t len = std::min(block, n - s);
     const float* rows = nullptr;
@@ -251,7 +251,6 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
       }
     });
   }
-  openblas_set_num_threads(blas_threads);
 
   // Rescore the surviving candidates exactly (the scan kernel, as search() does) and rank them.
   parallel_for(B, T, [&](std::size_t b0, std::size_t b1, std::size_t) {

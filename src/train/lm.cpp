@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
@@ -23,7 +24,7 @@ namespace lumen::train {
 namespace {
 
 constexpr std::uint64_t kStart = std::numeric_limits<std::uint64_t>::max();
-constexpr std::string_view kMagic{"LUMEN-LM-CKPT\0\0\x01", 16};
+constexpr std::string_view kMagic{"LUMEN-LM-CKPT\0\0\x02", 16};  // 2: the thread count is kept
 constexpr Id kEos = 0, kUnk = 1;
 
 std::uint64_t mix(std::uint64_t x) {
@@ -50,6 +51,7 @@ void check_options(const LmOptions& o) {
   if (!(o.holdout > 0 && o.holdout < 1))
     throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", o.holdout));
   if (o.shuffle_window == 0) throw UsageError("the shuffle window must hold at least one example");
+  if (o.threads > 4096) throw UsageError(fmt::format("threads must be in 0..4096 (got {})", o.threads));
 }
 
 void gemm(bool ta, bool tb, std::size_t M, std::size_t N, std::size_t K, const float* A, std::size_t lda,
@@ -148,7 +150,8 @@ void LanguageModel::State::build_optimizer() {
 // Returns the mean cross-entropy.
 double LanguageModel::State::batch(std::size_t B, bool learn) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
-  const std::size_t threads = o.threads == 0 ? default_threads() : o.threads;
+  const std::size_t threads = o.threads;
+  const ScopedBlasThreads blas(threads);  // every GEMM below at this count, whatever an earlier call left
   X.resize(B * K);
   A.resize(B * H);
   logits.resize(B * V);
@@ -229,6 +232,9 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   s.corpus = &corpus;
   s.o = options;
   if (s.o.lr == 0) s.o.lr = s.o.optimizer == OptimizerKind::adam ? 1e-3f : 0.1f;
+  // Some OpenBLAS kernels sum in another order at another thread count: the count is part of the run, kept in
+  // its checkpoint, so that a resumed run computes what the straight one would have.
+  if (s.o.threads == 0) s.o.threads = default_threads();
   check_options(s.o);
   s.train_end = train_end(corpus, s.o.holdout);
   // Count </s> (sentences) and <unk> (other words) over the training part, as the trainer will see it.
@@ -460,6 +466,7 @@ void LanguageModel::save_checkpoint(const std::string& path) const {
   w.u64(o.max_train_tokens);
   w.u64(o.shuffle_window);
   w.u64(o.seed);
+  w.u64(o.threads);
   w.u64(o.tokenizer.lower);
   w.u64(o.tokenizer.split_punct);
   w.corpus(*s.corpus);
@@ -514,6 +521,8 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   o.max_train_tokens = r.u64();
   o.shuffle_window = r.u64();
   o.seed = r.u64();
+  o.threads = r.u64();
+  if (o.threads == 0) o.threads = default_threads();
   o.tokenizer.lower = r.u64() != 0;
   o.tokenizer.split_punct = r.u64() != 0;
   try {

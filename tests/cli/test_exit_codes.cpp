@@ -143,6 +143,36 @@ TEST(ExitCodes, VersionIsZero) {
   EXPECT_EQ(r.out.rfind("lumen ", 0), 0u) << show(r);
 }
 
+TEST(ExitCodes, VersionNamesTheKernelVariantsThisCpuRuns) {
+  Scratch s;
+  const Result r = lumen(s, "--version");
+  EXPECT_NE(r.out.find("(kernels: generic"), std::string::npos) << show(r);
+}
+
+// LUMEN_ISA asks for a kernel variant; one lumen does not know, or one the CPU lacks, is refused before any work
+// (it used to be replaced by the best variant without a word).
+TEST(ExitCodes, BadLumenIsaIsAUsageError) {
+  Scratch s;
+  for (const char* isa : {"sse9", "AVX2"}) {
+    const Result r = lumen_cli::run_cli(
+        "params gpt2", {.env = std::string("LUMEN_ISA=") + isa, .cwd = s.cwd().string(), .timeout_s = 120});
+    EXPECT_EQ(r.code, 2) << show(r);
+    EXPECT_NE(r.err.find(std::string("LUMEN_ISA=") + isa), std::string::npos) << show(r);
+    EXPECT_TRUE(r.out.empty()) << show(r);
+  }
+  const Result v = lumen(s, "--version");
+  if (v.out.find(" avx512)") == std::string::npos) {  // a CPU without AVX-512 must refuse it
+    const Result r = lumen_cli::run_cli("params gpt2", {.env = "LUMEN_ISA=avx512", .cwd = s.cwd().string()});
+    EXPECT_EQ(r.code, 2) << show(r);
+    EXPECT_NE(r.err.find("lacks avx512"), std::string::npos) << show(r);
+  }
+  for (const char* isa : {"generic", ""}) {
+    const Result r =
+        lumen_cli::run_cli("params gpt2", {.env = std::string("LUMEN_ISA=") + isa, .cwd = s.cwd().string()});
+    EXPECT_EQ(r.code, 0) << show(r);
+  }
+}
+
 TEST(ExitCodes, UnknownCommandIsUsageError) {
   Scratch s;
   const Result r = lumen(s, "no-such-command");

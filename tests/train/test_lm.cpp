@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cblas.h>
 #include <cmath>
 #include <cstring>
 
@@ -103,6 +104,20 @@ TEST(LanguageModel, StopCheckpointResumeIsBitForBit) {
     ASSERT_EQ(resumed.history().size(), 2u);
     EXPECT_EQ(resumed.history()[1].heldout_perplexity, straight.history()[1].heldout_perplexity);
   }
+}
+
+// OpenBLAS's thread count is process-wide, and at another count some of its sgemm kernels (Haswell's, Zen's) sum
+// in another order. The model's GEMMs must run at its own count, not at whatever an earlier call left behind:
+// this failed with OPENBLAS_CORETYPE=Haswell before every BLAS call ran under a ScopedBlasThreads.
+TEST(LanguageModel, EvaluationIgnoresTheBlasThreadCountLeftBehind) {
+  Fixture f("lm-blas");
+  LanguageModel lm(f.corpus, f.words, small(true));
+  lm.train();
+  openblas_set_num_threads(1);
+  const double one = lm.evaluate().heldout_loss;
+  openblas_set_num_threads(2);
+  const double two = lm.evaluate().heldout_loss;
+  EXPECT_EQ(one, two);
 }
 
 TEST(LanguageModel, SgdAndProjectionFreeShapesTrain) {
