@@ -19,7 +19,8 @@ namespace lumen {
 namespace {
 
 // SIGINT and SIGTERM held back on this thread while a temporary file is created and registered, so that a
-// handler never runs between the two and misses it.
+// handler running here never misses it. (A process-directed signal taken by another thread in those few
+// microseconds still can; registering before mkstemp would instead risk unlinking a file that is not ours.)
 class HoldInterrupts {
  public:
   HoldInterrupts() {
