@@ -65,11 +65,12 @@ TEST(AtomicFile, TemporaryIsRegisteredUntilCommitAndRemoveAllDeletesIt) {
 
 TEST(AtomicFile, RegistryIsBoundedAndSlotsAreReused) {
   std::vector<int> slots;
-  for (std::size_t i = temp_files::count(); i < temp_files::kCapacity; ++i) slots.push_back(temp_files::add("/x"));
-  EXPECT_THROW(temp_files::add("/x"), IoError);
+  for (std::size_t i = temp_files::count(); i < temp_files::kCapacity; ++i)
+    slots.push_back(temp_files::add("/nonexistent-lumen-test/x"));
+  EXPECT_THROW(temp_files::add("/nonexistent-lumen-test/x"), IoError);
   EXPECT_THROW(temp_files::add(std::string(5000, 'a').c_str()), IoError);
   for (int s : slots) temp_files::release(s);
-  EXPECT_NO_THROW(temp_files::release(temp_files::add("/x")));
+  EXPECT_NO_THROW(temp_files::release(temp_files::add("/nonexistent-lumen-test/x")));
 }
 
 TEST(AtomicFile, SymlinksAreWrittenThrough) {
