@@ -1,10 +1,13 @@
-// lumen convert IN OUT: a table from any format lumen reads into any it writes (atomically).
+// lumen convert IN OUT: a table from any format lumen reads into any it writes (atomically), never over an input.
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/file_identity.hpp"
+#include "lumen/core/narrowing.hpp"
 #include "lumen/core/progress.hpp"
 #include "lumen/io/write.hpp"
 
@@ -14,29 +17,69 @@ namespace {
 struct ConvertArgs {
   TableArgs in;
   std::string out, to, out_vocab, out_tensor = "wte.weight";
-  bool json = false;
+  bool json = false, strict = false;
 };
+
+// Every file the load read: the table, its .npy vocabulary (named or found beside it), its tokenizer.
+std::vector<std::string> input_files(const TableArgs& in, const Table& t, bool tokenized) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  const std::string table = t.source == "default" ? default_table_path() : in.path;
+  if (t.source == "toy" && !fs::exists(in.path)) return files;
+  files.push_back(table);
+  if (!in.vocab.empty()) files.push_back(in.vocab);
+  if (t.format == io::format_name(io::Format::npy)) files.push_back(io::npy_vocab_path(table));
+  if (tokenized) {
+    const fs::path dir = in.tokenizer.empty() ? fs::path(table).parent_path() : fs::path(in.tokenizer);
+    if (!in.tokenizer.empty() && !fs::is_directory(dir)) files.push_back(in.tokenizer);
+    else
+      for (const char* f : {"tokenizer.json", "encoder.json", "vocab.bpe"}) files.push_back((dir / f).string());
+  }
+  return files;
+}
+
+// "f16 cannot hold 3 values of in.vec: 2 values beyond ±65504 became ±inf; 1 nonzero value ... became 0".
+std::string describe(const NarrowingLoss& loss, DType dtype, const std::string& source) {
+  std::vector<std::string> parts;
+  const auto values = [](std::size_t n) { return fmt::format("{} value{}", n, n == 1 ? "" : "s"); };
+  if (loss.to_inf != 0)
+    parts.push_back(
+        fmt::format("{} beyond ±{} became ±inf", values(loss.to_inf), dtype == DType::f16 ? "65504" : "3.39e38"));
+  if (loss.to_zero != 0)
+    parts.push_back(fmt::format("{} too small for {} became 0", values(loss.to_zero), dtype_name(dtype)));
+  return fmt::format("{}: {} cannot hold every value: {}", source, dtype_name(dtype), fmt::join(parts, "; "));
+}
 
 int run_convert(const ConvertArgs& a) {
   if (a.json) Progress::set_enabled(false);
   const io::Format to = a.to.empty() ? io::format_from_path(a.out) : io::parse_format(a.to);
-  if (to == io::Format::fasttext_bin) throw UsageError("lumen cannot write fastText .bin models; choose another --to");
-  io::LoadReport report;
-  const Table t = load_table(a.in, report);
   io::WriteOptions w;
   w.vocab_path = a.out_vocab;
   w.tensor = a.out_tensor;
-  io::write_table(t, a.out, to, w);
-  std::vector<std::string> files{a.out};
-  if (to == io::Format::projector_tsv)
-    files.push_back(a.out_vocab.empty() ? io::projector_metadata_path(a.out) : a.out_vocab);
-  if (to == io::Format::npy) {
-    bool numbered = true;
-    for (std::size_t r = 0; r < t.V() && numbered; ++r)
-      numbered = t.vocab.token(static_cast<Id>(r)) == std::to_string(r);
-    if (!numbered || !a.out_vocab.empty())
-      files.push_back(a.out_vocab.empty() ? io::npy_vocab_path(a.out) : a.out_vocab);
+  io::check_destination(a.out, to, w);  // before the (maybe long) load
+  if (a.json && a.out == "-")
+    throw UsageError("--json and the table cannot both go to standard output (\"-\"); write the table to a file");
+  const DType dtype = parse_dtype(a.in.dtype);
+
+  // Read in f32 and narrow here, so that what f16/bf16 cannot hold is counted (docs/formats.md).
+  TableArgs wide = a.in;
+  wide.dtype = dtype_name(DType::f32);
+  io::LoadReport report;
+  std::shared_ptr<const text::Tokenizer> tokenizer;
+  Table t = load_table(wide, report, tokenizer);
+  NarrowingLoss loss;
+  if (dtype != DType::f32) t.E = narrow_to(t.E, dtype, loss);
+  if (loss.any()) {
+    const std::string what = describe(loss, dtype, t.source.empty() ? a.in.path : t.source);
+    if (a.strict) throw InputError(what + " (--strict)");
+    fmt::print(stderr, "lumen: warning: {} (--strict refuses)\n", what);
   }
+
+  // Nothing is written before every output is known to be apart from every input and from each other.
+  const std::vector<std::string> files = io::output_paths(t, a.out, to, w);
+  check_outputs_apart(input_files(a.in, t, tokenizer != nullptr), files);
+  io::write_table(t, a.out, to, w);
+
   if (a.json) {
     print_json({{"in", a.in.path},
                 {"in_format", t.format},
@@ -45,11 +88,13 @@ int run_convert(const ConvertArgs& a) {
                 {"rows", t.V()},
                 {"dim", t.d()},
                 {"dtype", dtype_name(t.E.dtype())},
-                {"duplicates", report.duplicates}});
+                {"duplicates", report.duplicates},
+                {"narrowing", {{"to_inf", loss.to_inf}, {"to_zero", loss.to_zero}}}});
     return kOk;
   }
-  fmt::print("{} ({}) -> {} ({}): {} x {} {}\n", a.in.path, t.format, fmt::join(files, " + "), io::format_name(to),
-             t.V(), t.d(), dtype_name(t.E.dtype()));
+  // With the table on standard output, the summary goes to stderr.
+  fmt::print(a.out == "-" ? stderr : stdout, "{} ({}) -> {} ({}): {} x {} {}\n", a.in.path, t.format,
+             fmt::join(files, " + "), io::format_name(to), t.V(), t.d(), dtype_name(t.E.dtype()));
   return kOk;
 }
 
@@ -61,17 +106,22 @@ const Register reg(
       cmd.get_option("table")->required();
       cmd.add_option("out", a->out,
                      "Output file (format from its extension: .txt/.vec .bin .glove .safetensors .npy "
-                     ".tsv, or --to)")
+                     ".tsv, or --to); - for standard output (text formats). Never one of the inputs; a symlink "
+                     "is written through, a FIFO or device in place")
           ->required();
       cmd.add_option("--to", a->to,
                      "Output format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");
       cmd.add_option("--out-vocab", a->out_vocab,
                      "npy/projector-tsv: where to write the tokens (default: OUT's stem + .vocab.txt / metadata.tsv)");
       cmd.add_option("--out-tensor", a->out_tensor, "safetensors: the tensor's name")->capture_default_str();
+      cmd.add_flag("--strict", a->strict,
+                   "With --dtype f16/bf16: refuse (exit 1) values the type cannot hold instead of writing them as "
+                   "inf or 0 with a warning");
       add_json_flag(cmd, a->json);
       set_example(cmd, {"lumen convert glove.6B.100d.txt glove.safetensors --dtype f16",
                         "lumen convert GoogleNews-vectors-negative300.bin top100k.txt --limit 100000",
-                        "lumen convert vectors.vec vectors.tsv   # TensorFlow Embedding Projector pair"});
+                        "lumen convert vectors.vec vectors.tsv   # TensorFlow Embedding Projector pair",
+                        "lumen convert model.safetensors - | head -3"});
       return [a] { return run_convert(*a); };
     },
     21);

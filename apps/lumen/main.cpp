@@ -7,6 +7,7 @@
 #include <new>
 
 #include "command.hpp"
+#include "interrupt.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/progress.hpp"
 #include "lumen/core/simd.hpp"
@@ -56,6 +57,7 @@ int run(int argc, char** argv) {
     return code == 0 ? kOk : kUsageError;
   }
 
+  install_interrupt_cleanup();  // an interrupted write leaves no temporary file behind
   lumen::set_default_threads(threads);
   if (quiet) lumen::Progress::set_enabled(false);
 

@@ -44,6 +44,18 @@ void check_token(const std::string& tok, Format f, std::size_t id) {
     throw InputError(fmt::format("token {} is empty; {} cannot hold it", id, format_name(f)));
 }
 
+// "-" is standard output, written in place; anything else goes through AtomicFile's rules.
+AtomicFile open_output(const std::string& path) {
+  return path == "-" ? AtomicFile::standard_output() : AtomicFile(path);
+}
+
+// Rows labelled "0".."V-1" need no .npy vocabulary file.
+bool numbered(const Table& t) {
+  for (std::size_t r = 0; r < t.V(); ++r)
+    if (t.vocab.token(static_cast<Id>(r)) != std::to_string(r)) return false;
+  return true;
+}
+
 // Row r as text: "v1 v2 ..." with `sep`.
 void append_row(std::string& buf, const Matrix& E, std::size_t r, std::vector<float>& tmp, char sep) {
   E.row_f32(r, tmp.data());
@@ -54,7 +66,7 @@ void append_row(std::string& buf, const Matrix& E, std::size_t r, std::vector<fl
 }
 
 void write_text(const Table& t, const std::string& path, Format f) {
-  AtomicFile out(path);
+  AtomicFile out = open_output(path);
   std::string buf;
   if (f == Format::word2vec_text) buf = fmt::format("{} {}\n", t.V(), t.d());
   std::vector<float> tmp(t.d());
@@ -75,7 +87,7 @@ void write_text(const Table& t, const std::string& path, Format f) {
 }
 
 void write_word2vec_binary(const Table& t, const std::string& path) {
-  AtomicFile out(path);
+  AtomicFile out = open_output(path);
   out.write(fmt::format("{} {}\n", t.V(), t.d()));
   std::vector<float> tmp(t.d());
   for (std::size_t r = 0; r < t.V(); ++r) {
@@ -104,7 +116,7 @@ void write_safetensors(const Table& t, const std::string& path, const WriteOptio
   header.append((8 - (8 + header.size()) % 8) % 8, ' ');  // keep the data 8-byte aligned
   unsigned char len[8];
   for (int i = 0; i < 8; ++i) len[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(header.size()) >> (8 * i));
-  AtomicFile out(path);
+  AtomicFile out = open_output(path);
   out.write(len, 8);
   out.write(header);
   out.write(t.E.data(), t.E.bytes());
@@ -120,10 +132,9 @@ void write_npy(const Table& t, const std::string& path, const WriteOptions& o) {
   header.append(total - 10 - header.size() - 1, ' ');
   header.push_back('\n');
   const std::string vocab_path = o.vocab_path.empty() ? npy_vocab_path(path) : o.vocab_path;
-  bool numbered = true;  // rows labelled "0".."V-1" need no vocabulary file
-  for (std::size_t r = 0; r < t.V() && numbered; ++r) numbered = t.vocab.token(static_cast<Id>(r)) == std::to_string(r);
+  const bool plain = numbered(t);
 
-  AtomicFile out(path);
+  AtomicFile out = open_output(path);
   const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
   out.write(magic, 8);
   const unsigned char hlen[2] = {static_cast<unsigned char>(header.size() & 0xff),
@@ -139,11 +150,11 @@ void write_npy(const Table& t, const std::string& path, const WriteOptions& o) {
   } else {
     out.write(t.E.data(), t.E.bytes());
   }
-  if (numbered && o.vocab_path.empty()) {
+  if (plain && o.vocab_path.empty()) {
     out.commit();
     return;
   }
-  AtomicFile voc(vocab_path);
+  AtomicFile voc = open_output(vocab_path);
   std::string buf;
   for (std::size_t r = 0; r < t.V(); ++r) {
     const std::string& tok = t.vocab.token(static_cast<Id>(r));
@@ -157,8 +168,8 @@ void write_npy(const Table& t, const std::string& path, const WriteOptions& o) {
 }
 
 void write_projector(const Table& t, const std::string& path, const WriteOptions& o) {
-  AtomicFile vec(path);
-  AtomicFile meta(o.vocab_path.empty() ? projector_metadata_path(path) : o.vocab_path);
+  AtomicFile vec = open_output(path);
+  AtomicFile meta = open_output(o.vocab_path.empty() ? projector_metadata_path(path) : o.vocab_path);
   std::string buf, names;
   std::vector<float> tmp(t.d());
   for (std::size_t r = 0; r < t.V(); ++r) {
@@ -182,6 +193,7 @@ void write_projector(const Table& t, const std::string& path, const WriteOptions
 }  // namespace
 
 Format format_from_path(const std::string& path) {
+  if (path == "-") return Format::word2vec_text;
   const std::string e = extension(path);
   if (e == "txt" || e == "vec") return Format::word2vec_text;
   if (e == "bin") return Format::word2vec_binary;
@@ -214,8 +226,33 @@ std::string npy_vocab_path(const std::string& npy_path) {
   return stem + ".vocab.txt";
 }
 
+void check_destination(const std::string& path, Format format, const WriteOptions& options) {
+  if (format == Format::fasttext_bin)
+    throw UsageError("lumen cannot write a fastText .bin model (it needs the n-gram matrix); choose another format");
+  if (path.empty()) throw UsageError("the output path is empty");
+  if (path != "-") return;  // a token file (vocab_path) may be "-": tokens are text
+  if (format != Format::word2vec_text && format != Format::glove && format != Format::projector_tsv)
+    throw UsageError(
+        fmt::format("{} is a binary format: standard output (\"-\") takes word2vec-text, glove or "
+                    "projector-tsv; write it to a file",
+                    format_name(format)));
+  if (format == Format::projector_tsv && (options.vocab_path.empty() || options.vocab_path == "-"))
+    throw UsageError("projector-tsv to standard output needs a file of its own for the metadata (the tokens)");
+}
+
+std::vector<std::string> output_paths(const Table& t, const std::string& path, Format format,
+                                      const WriteOptions& options) {
+  std::vector<std::string> files{path};
+  if (format == Format::projector_tsv)
+    files.push_back(options.vocab_path.empty() ? projector_metadata_path(path) : options.vocab_path);
+  if (format == Format::npy && (!options.vocab_path.empty() || !numbered(t)))
+    files.push_back(options.vocab_path.empty() ? npy_vocab_path(path) : options.vocab_path);
+  return files;
+}
+
 void write_table(const Table& t, const std::string& path, Format format, const WriteOptions& options) {
   if (t.vocab.size() != t.V()) throw Error(fmt::format("table has {} tokens for {} rows", t.vocab.size(), t.V()));
+  check_destination(path, format, options);
   switch (format) {
     case Format::word2vec_text:
     case Format::glove: return write_text(t, path, format);

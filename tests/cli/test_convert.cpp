@@ -93,4 +93,46 @@ TEST(CliConvert, FailuresLeaveNothingBehind) {
   EXPECT_NE(r.out.find("Example"), std::string::npos);
 }
 
+// f16 holds at most 65504 and nothing nonzero below 2^-25; bf16 has f32's range but not its subnormals. Values
+// that become Inf or 0 are counted on stderr and in --json; --strict refuses them (exit 1, nothing written).
+TEST(CliConvert, NarrowingThatLosesValuesSaysHowManyAndStrictRefuses) {
+  Dir d;
+  const std::string in = d / "in.vec";
+  std::ofstream(in) << "4 3\na 100000 0.5 1e-9\nb -70000 1 2\nc 1e-10 3e-8 0.25\nd 1 2 65504\n";
+  CliRun r = lumen("convert " + in + " " + (d / "h.safetensors") + " --dtype f16 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["narrowing"]["to_inf"], 2);   // 100000 and -70000 (65504 fits)
+  EXPECT_EQ(j["narrowing"]["to_zero"], 2);  // 1e-9 and 1e-10 (3e-8 rounds to the smallest subnormal)
+  EXPECT_NE(r.err.find("2 values"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("inf"), std::string::npos) << r.err;
+  r = lumen("convert " + in + " " + (d / "h.txt") + " --dtype f16");  // the text summary warns the same way
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 values"), std::string::npos) << r.err;
+  r = lumen("convert " + in + " " + (d / "strict.safetensors") + " --dtype f16 --strict");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("f16"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(d / "strict.safetensors"));
+
+  const std::string b = d / "b.vec";
+  std::ofstream(b) << "2 2\na 3.4e38 1\nb 1e-45 2\n";
+  r = lumen("convert " + b + " " + (d / "b.safetensors") + " --dtype bf16 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["narrowing"]["to_inf"], 1);
+  EXPECT_EQ(j["narrowing"]["to_zero"], 1);
+  EXPECT_EQ(lumen("convert " + b + " " + (d / "b2.safetensors") + " --dtype bf16 --strict").code, 1);
+
+  // Nothing lost, nothing said; and f32 never narrows.
+  r = lumen("convert " + kVec + " " + (d / "k.safetensors") + " --dtype f16 --json --strict");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["narrowing"]["to_inf"], 0);
+  EXPECT_EQ(j["narrowing"]["to_zero"], 0);
+  r = lumen("convert " + in + " " + (d / "f.safetensors") + " --json --strict");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["narrowing"]["to_inf"], 0);
+}
+
 }  // namespace

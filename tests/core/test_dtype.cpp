@@ -5,6 +5,7 @@
 
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/narrowing.hpp"
 
 using namespace lumen;
 
@@ -34,4 +35,26 @@ TEST(DType, Names) {
   EXPECT_EQ(parse_dtype("bfloat16"), DType::bf16);
   EXPECT_EQ(dtype_name(DType::f16), "f16");
   EXPECT_THROW(parse_dtype("int8"), UsageError);
+}
+
+TEST(Narrowing, CountsValuesThatBecomeInfOrZero) {
+  Matrix m(2, 4);
+  const float v[] = {1e5f, -7e4f, 65504.0f, 1e-9f, 3e-8f, std::numeric_limits<float>::infinity(), std::nanf(""), 0.0f};
+  for (std::size_t i = 0; i < 8; ++i) m.set(i / 4, i % 4, v[i]);
+  NarrowingLoss loss;
+  const Matrix h = narrow_to(m, DType::f16, loss);
+  EXPECT_EQ(h.dtype(), DType::f16);
+  EXPECT_EQ(loss.to_inf, 2u);   // 1e5, -7e4 (65504 fits; Inf was Inf already)
+  EXPECT_EQ(loss.to_zero, 1u);  // 1e-9 (3e-8 rounds up to the smallest subnormal; 0 was 0)
+  EXPECT_TRUE(loss.any());
+  narrow_to(m, DType::bf16, loss);
+  EXPECT_FALSE(loss.any());  // bf16 has f32's range
+  m.set(0, 0, 3.4e38f);
+  m.set(0, 1, 1e-45f);
+  narrow_to(m, DType::bf16, loss);
+  EXPECT_EQ(loss.to_inf, 1u);
+  EXPECT_EQ(loss.to_zero, 1u);
+  narrow_to(m, DType::f32, loss);
+  EXPECT_FALSE(loss.any());
+  EXPECT_THROW(narrowing_loss(m, Matrix(1, 4, DType::f16)), Error);
 }

@@ -199,5 +199,34 @@ TEST(Writers, NumPyWrittenFilesLoadInLumen) {
   EXPECT_EQ(h.E.at(1, 2), 2.5f);
 }
 
+// The files a write makes, for checking them against the inputs before any is written; and what "-" (standard
+// output) takes: the text formats only.
+TEST(Writers, OutputPathsAndDestinations) {
+  Table named = awkward_table();
+  Table numbered;
+  numbered.vocab = Vocab::numbered(2);
+  numbered.E = Matrix(2, 3);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(output_paths(named, "d/t.txt", Format::word2vec_text), V{"d/t.txt"});
+  EXPECT_EQ(output_paths(named, "d/vectors.tsv", Format::projector_tsv), (V{"d/vectors.tsv", "d/metadata.tsv"}));
+  EXPECT_EQ(output_paths(named, "d/t.npy", Format::npy), (V{"d/t.npy", "d/t.vocab.txt"}));
+  EXPECT_EQ(output_paths(numbered, "d/t.npy", Format::npy), V{"d/t.npy"});
+  WriteOptions o;
+  o.vocab_path = "words.txt";
+  EXPECT_EQ(output_paths(numbered, "d/t.npy", Format::npy, o), (V{"d/t.npy", "words.txt"}));
+  EXPECT_EQ(output_paths(named, "d/x.tsv", Format::projector_tsv, o), (V{"d/x.tsv", "words.txt"}));
+
+  EXPECT_EQ(format_from_path("-"), Format::word2vec_text);
+  EXPECT_NO_THROW(check_destination("-", Format::word2vec_text));
+  EXPECT_NO_THROW(check_destination("-", Format::glove));
+  EXPECT_NO_THROW(check_destination("-", Format::projector_tsv, o));
+  EXPECT_THROW(check_destination("-", Format::projector_tsv), UsageError);
+  for (Format f : {Format::word2vec_binary, Format::safetensors, Format::npy, Format::fasttext_bin})
+    EXPECT_THROW(check_destination("-", f), UsageError) << format_name(f);
+  EXPECT_THROW(check_destination("t.bin", Format::fasttext_bin), UsageError);
+  EXPECT_THROW(check_destination("", Format::word2vec_text), UsageError);
+  EXPECT_THROW(write_table(named, "-", Format::safetensors), UsageError);
+}
+
 }  // namespace
 }  // namespace lumen::io

@@ -1,0 +1,22 @@
+#pragma once
+// The temporary files lumen is writing at this moment (AtomicFile's NAME.tmp-XXXXXX), so that a signal handler
+// can remove them before the process dies: an interrupted command leaves neither a half-written target nor a
+// temporary beside it. The library never installs a handler; the CLI's calls remove_all() from its own.
+#include <cstddef>
+
+namespace lumen::temp_files {
+
+// How many temporaries can be registered at once (a command writes a few; a full table is an error, not a leak).
+inline constexpr std::size_t kCapacity = 64;
+
+// Registers `path` (copied; at most PATH_MAX bytes). Returns its slot, for release(). Throws IoError when the
+// path is too long or every slot is taken: a temporary that a signal could leave behind is never created.
+int add(const char* path);
+// Forgets slot `slot` (after the file was renamed into place or removed). -1 is ignored.
+void release(int slot) noexcept;
+// Unlinks every registered path. Async-signal-safe: only atomics and unlink(2).
+void remove_all() noexcept;
+// How many paths are registered (for tests).
+std::size_t count() noexcept;
+
+}  // namespace lumen::temp_files
