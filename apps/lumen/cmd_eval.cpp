@@ -18,6 +18,7 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/eval/analogies.hpp"
 #include "lumen/eval/similarity.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -67,10 +68,9 @@ Table load(const EvalArgs& a, const std::string& path) {
 void warn_malformed(const std::string& path, const std::vector<eval::MalformedLine>& bad) {
   constexpr std::size_t kShow = 5;
   for (std::size_t i = 0; i < bad.size() && i < kShow; ++i)
-    fmt::print(stderr, "lumen: warning: {}:{}: {} (line skipped)\n", path, bad[i].line, bad[i].reason);
+    print_warning(fmt::format("{}:{}: {} (line skipped)", path, bad[i].line, bad[i].reason));
   if (bad.size() > kShow)
-    fmt::print(stderr, "lumen: warning: {}: {} malformed lines skipped in all (--strict to reject the file)\n", path,
-               bad.size());
+    print_warning(fmt::format("{}: {} malformed lines skipped in all (--strict to reject the file)", path, bad.size()));
 }
 
 nlohmann::json malformed_json(const std::vector<eval::MalformedLine>& bad) {
@@ -248,7 +248,7 @@ int run_analogies(const EvalArgs& a) {
   fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n", a.restrict);
   for (std::size_t t = 0; t < tables.size(); ++t)
     for (std::size_t f = 0; f < files.size(); ++f)
-      if (!errors[t][f].empty()) fmt::print(stderr, "lumen: {}\n", errors[t][f]);
+      if (!errors[t][f].empty()) print_error(errors[t][f]);
   return kOk;
 }
 
@@ -322,7 +322,7 @@ int run_similarity(const EvalArgs& a) {
              : std::string("no pairs in vocabulary");
   });
   fmt::print("each cell: spearman pearson and the share of pairs with an unknown word (left out)\n");
-  for (const auto& e : errors) fmt::print(stderr, "lumen: {}\n", e);
+  for (const auto& e : errors) print_error(e);
   return kOk;
 }
 
