@@ -89,7 +89,7 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
   cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen analogy glove.txt man king woman",
+  set_example(cmd, {"lumen analogy glove.txt man king woman", "lumen analogy man king woman   # the default table",
                     "lumen analogy glove.txt man king woman --method mul --expect queen",
                     "lumen analogy glove.txt man king woman --no-exclude -k 3",
                     "printf 'man king woman queen\\nparis france rome italy\\n' | lumen analogy glove.txt --json"});

@@ -60,10 +60,10 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
   cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
   add_json_flag(cmd, a->json);
-  set_example(cmd,
-              {"lumen neighbours glove.txt king -k 5", "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
-               "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
-               "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
+  set_example(cmd, {"lumen neighbours glove.txt king -k 5", "lumen neighbours king queen   # the default table",
+                    "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
+                    "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
+                    "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
   return [a]() {
     split_table_argument(a->table, a->words);
     const search::Metric metric = search::parse_metric(a->metric);

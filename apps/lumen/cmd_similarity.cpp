@@ -26,7 +26,7 @@ Action setup(CLI::App& cmd) {
   add_table_and_words(cmd, a->table, a->words, "W1 W2: two words (none: one pair per stdin line)");
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean (a distance)")->capture_default_str();
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen similarity glove.txt king queen",
+  set_example(cmd, {"lumen similarity glove.txt king queen", "lumen similarity king queen   # the default table",
                     "printf 'king queen\\ncat dog\\n' | lumen similarity glove.txt --json"});
   return [a]() {
     split_table_argument(a->table, a->words);

@@ -40,7 +40,7 @@ void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::strin
                          const std::string& words_help) {
   add_table_options(cmd, table, false);
   cmd.add_option("--table", table.path, "The table: a file (any format lumen reads) or a built-in name (toy, default)");
-  cmd.add_option("args", words, "[TABLE] " + words_help);
+  cmd.add_option("words", words, "[TABLE] " + words_help);
   cmd.footer(std::string(kTableRule));  // set_example() later puts the examples after it
 }
 
