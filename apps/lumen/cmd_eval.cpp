@@ -37,16 +37,21 @@ struct EvalArgs {
   std::size_t semantic = 5;
 };
 
-// Splits the positionals into tables and benchmark files.
+// Splits the positionals into tables and benchmark files: without --files the last one is the file. With
+// --files and no positional, the default table, as every command that takes a table; one positional without
+// --files could be either, so it is refused with both ways to say it.
 void resolve(const EvalArgs& a, std::vector<std::string>& tables, std::vector<std::string>& files) {
   tables = a.inputs;
   files = a.files;
   if (files.empty()) {
-    if (tables.size() < 2) throw UsageError("give a table and a benchmark file (TABLE FILE), or --files FILE...");
+    if (tables.size() < 2)
+      throw UsageError(
+          "give a table and a benchmark file (TABLE FILE), or --files FILE... (the default table: `default FILE` or "
+          "--files FILE alone)");
     files.push_back(tables.back());
     tables.pop_back();
   }
-  if (tables.empty()) throw UsageError("no table given");
+  if (tables.empty()) tables.emplace_back("default");
 }
 
 // A benchmark file given as "-": the whole of stdin (once).
@@ -331,8 +336,7 @@ int run_similarity(const EvalArgs& a) {
 void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
   sub.add_option("inputs", a.inputs,
                  std::string("TABLE... FILE: tables, then one ") + file_kind +
-                     " (or only tables, with --files); FILE - reads stdin")
-      ->required();
+                     " (or only tables, with --files; none: the default table); FILE - reads stdin");
   sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
   sub.add_option("--restrict", a.restrict,
                  "Allowed vocabulary: the first N rows (0: all); words outside it are unknown")

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unistd.h>
 
@@ -74,6 +75,28 @@ TEST_F(TableArgument, TableOnlyCommandsUseTheDefaultTable) {
   const CliRun project = lumen("project --method pca -o map.csv --json");
   EXPECT_EQ(project.code, 0) << project.err;
   EXPECT_TRUE(fs::exists(dir_ / "map.csv"));
+}
+
+TEST_F(TableArgument, EvalWithOnlyBenchmarkFilesUsesTheDefaultTable) {
+  const std::string bench = std::string(LUMEN_DATA_DIR) + "/wordsim353.tsv";
+  const auto eval = [&](const std::string& args) {  // English words: the default table is lee_fasttext.vec here
+    return lumen_cli::run_cli(args, {.env = "LUMEN_DEFAULT_TABLE='" LUMEN_DATA_DIR "/formats/lee_fasttext.vec'",
+                                     .cwd = dir_.string(),
+                                     .timeout_s = 120});
+  };
+  const CliRun named = eval("eval similarity default " + bench + " --json");
+  ASSERT_EQ(named.code, 0) << named.err;
+  const CliRun implied = eval("eval similarity --files " + bench + " --json");
+  EXPECT_EQ(implied.code, 0) << implied.cmdline << "\n" << implied.err;
+  auto a = nlohmann::json::parse(implied.out), b = nlohmann::json::parse(named.out);
+  a.erase("seconds");
+  b.erase("seconds");
+  EXPECT_EQ(a, b) << implied.cmdline;
+  EXPECT_EQ(a["table"], "default");
+  // One positional could be a table or a benchmark file: refused, saying how to ask for either.
+  const CliRun one = eval("eval similarity " + bench);
+  EXPECT_EQ(one.code, 2) << one.err;
+  EXPECT_NE(one.err.find("--files FILE alone"), std::string::npos) << one.err;
 }
 
 TEST_F(TableArgument, AWordThatIsNoTableSaysItWasTakenAsAWord) {
