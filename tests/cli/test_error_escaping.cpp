@@ -66,3 +66,11 @@ TEST(ErrorEscaping, ValidUtf8InAnErrorIsKept) {
   EXPECT_NE(r.err.find("кошка\\x1b[1m"), std::string::npos) << r.err;
   EXPECT_FALSE(has_raw_control_or_bad_utf8(r.err)) << r.err;
 }
+
+TEST(ErrorEscaping, OverlongFormsSurrogatesAndCutSequencesAreEscapedByteByByte) {
+  // "/" as an overlong 2-byte form, a UTF-16 surrogate (U+D800) and a 3-byte lead with one byte after it.
+  const CliRun r = lumen_cli::run_cli("neighbours toy 'a\xc0\xaf\xed\xa0\x80\xe2\x82'");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("a\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82"), std::string::npos) << r.err;
+  EXPECT_FALSE(has_raw_control_or_bad_utf8(r.err)) << r.err;
+}
