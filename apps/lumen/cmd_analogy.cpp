@@ -11,6 +11,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -38,10 +39,11 @@ Question parse_question(const std::vector<std::string>& w, const std::string& wh
 }
 
 int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o, bool json) {
-  const Id a = t.vocab.require(q.a), b = t.vocab.require(q.b), c = t.vocab.require(q.c);
+  // Inputs outside a fastText model's vocabulary get their subword vectors; the expected answer must be a row.
+  const search::QueryWord qa = search::lookup(t, q.a), qb = search::lookup(t, q.b), qc = search::lookup(t, q.c);
   std::optional<Id> expected;
   if (!q.expect.empty()) expected = t.vocab.require(q.expect);
-  const auto r = search::analogy(s, a, b, c, o, expected);
+  const auto r = search::analogy(s, qa, qb, qc, o, expected);
   if (json) {
     nlohmann::json answers = nlohmann::json::array();
     for (const auto& n : r.answers)
@@ -66,7 +68,7 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
   for (const auto& n : r.answers) width = std::max(width, t.vocab.token(n.id).size());
   for (std::size_t i = 0; i < r.answers.size(); ++i) {
     const Id id = r.answers[i].id;
-    const bool input = id == a || id == b || id == c;
+    const bool input = id == qa.id || id == qb.id || id == qc.id;
     fmt::print("  {:>3}  {:<{}}  {:>9.6f}{}\n", i + 1, t.vocab.token(id), width, r.answers[i].score,
                input ? "  (an input word)" : "");
   }
@@ -79,20 +81,20 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<AnalogyArgs>();
-  add_table_options(cmd, a->table);
-  cmd.add_option("words", a->words, "A B C: A is to B as C is to ? (none: one question 'A B C [D]' per stdin line)");
+  add_table_and_words(cmd, a->table, a->words,
+                      "A B C: A is to B as C is to ? (none: one question 'A B C [D]' per stdin line)");
   cmd.add_option("--method", a->method, "add (3CosAdd) or mul (3CosMul)")->capture_default_str();
   cmd.add_option("-k", a->k, "Answers to show")->capture_default_str()->check(CLI::PositiveNumber);
   cmd.add_flag("--no-exclude", a->no_exclude, "Keep A, B and C among the answers (the raw ranking)");
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
   cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen analogy glove.txt man king woman",
+  set_example(cmd, {"lumen analogy glove.txt man king woman", "lumen analogy man king woman   # the default table",
                     "lumen analogy glove.txt man king woman --method mul --expect queen",
                     "lumen analogy glove.txt man king woman --no-exclude -k 3",
                     "printf 'man king woman queen\\nparis france rome italy\\n' | lumen analogy glove.txt --json"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("analogy needs a TABLE");
+    split_table_argument(a->table, a->words);
     search::AnalogyOptions o;
     o.method = search::parse_analogy_method(a->method);
     o.k = a->k;
@@ -129,7 +131,7 @@ Action setup(CLI::App& cmd) {
         if (!from_stdin) throw;
         code = kInputError;  // in a batch, an unknown word fails its own question only
         if (a->json) print_json({{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)}, {"error", e.what()}});
-        else fmt::print(stderr, "lumen: {}\n", e.what());
+        else print_error(e.what());
       }
     }
     return code;

@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -20,13 +21,12 @@ struct DoesntMatchArgs {
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<DoesntMatchArgs>();
-  add_table_options(cmd, a->table);
-  cmd.add_option("words", a->words, "Two or more words (none: one list per stdin line)");
+  add_table_and_words(cmd, a->table, a->words, "WORD...: two or more words (none: one list per stdin line)");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen doesnt-match glove.txt breakfast cereal dinner lunch",
                     "printf 'cat dog mouse car\\n' | lumen doesnt-match glove.txt --json"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("doesnt-match needs a TABLE");
+    split_table_argument(a->table, a->words);
     std::vector<std::vector<std::string>> lists;
     const bool from_stdin = a->words.empty();
     if (!from_stdin) {
@@ -65,7 +65,7 @@ Action setup(CLI::App& cmd) {
         if (!from_stdin) throw;
         code = kInputError;
         if (a->json) print_json({{"words", words}, {"error", e.what()}});
-        else fmt::print(stderr, "lumen: {}\n", e.what());
+        else print_error(e.what());
       }
     }
     return code;

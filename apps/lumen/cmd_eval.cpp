@@ -18,6 +18,7 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/eval/analogies.hpp"
 #include "lumen/eval/similarity.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -36,16 +37,21 @@ struct EvalArgs {
   std::size_t semantic = 5;
 };
 
-// Splits the positionals into tables and benchmark files.
+// Splits the positionals into tables and benchmark files: without --files the last one is the file. With
+// --files and no positional, the default table, as every command that takes a table; one positional without
+// --files could be either, so it is refused with both ways to say it.
 void resolve(const EvalArgs& a, std::vector<std::string>& tables, std::vector<std::string>& files) {
   tables = a.inputs;
   files = a.files;
   if (files.empty()) {
-    if (tables.size() < 2) throw UsageError("give a table and a benchmark file (TABLE FILE), or --files FILE...");
+    if (tables.size() < 2)
+      throw UsageError(
+          "give a table and a benchmark file (TABLE FILE), or --files FILE... (the default table: `default FILE` or "
+          "--files FILE alone)");
     files.push_back(tables.back());
     tables.pop_back();
   }
-  if (tables.empty()) throw UsageError("no table given");
+  if (tables.empty()) tables.emplace_back("default");
 }
 
 // A benchmark file given as "-": the whole of stdin (once).
@@ -67,10 +73,9 @@ Table load(const EvalArgs& a, const std::string& path) {
 void warn_malformed(const std::string& path, const std::vector<eval::MalformedLine>& bad) {
   constexpr std::size_t kShow = 5;
   for (std::size_t i = 0; i < bad.size() && i < kShow; ++i)
-    fmt::print(stderr, "lumen: warning: {}:{}: {} (line skipped)\n", path, bad[i].line, bad[i].reason);
+    print_warning(fmt::format("{}:{}: {} (line skipped)", path, bad[i].line, bad[i].reason));
   if (bad.size() > kShow)
-    fmt::print(stderr, "lumen: warning: {}: {} malformed lines skipped in all (--strict to reject the file)\n", path,
-               bad.size());
+    print_warning(fmt::format("{}: {} malformed lines skipped in all (--strict to reject the file)", path, bad.size()));
 }
 
 nlohmann::json malformed_json(const std::vector<eval::MalformedLine>& bad) {
@@ -248,7 +253,7 @@ int run_analogies(const EvalArgs& a) {
   fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n", a.restrict);
   for (std::size_t t = 0; t < tables.size(); ++t)
     for (std::size_t f = 0; f < files.size(); ++f)
-      if (!errors[t][f].empty()) fmt::print(stderr, "lumen: {}\n", errors[t][f]);
+      if (!errors[t][f].empty()) print_error(errors[t][f]);
   return kOk;
 }
 
@@ -322,7 +327,7 @@ int run_similarity(const EvalArgs& a) {
              : std::string("no pairs in vocabulary");
   });
   fmt::print("each cell: spearman pearson and the share of pairs with an unknown word (left out)\n");
-  for (const auto& e : errors) fmt::print(stderr, "lumen: {}\n", e);
+  for (const auto& e : errors) print_error(e);
   return kOk;
 }
 
@@ -331,8 +336,7 @@ int run_similarity(const EvalArgs& a) {
 void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
   sub.add_option("inputs", a.inputs,
                  std::string("TABLE... FILE: tables, then one ") + file_kind +
-                     " (or only tables, with --files); FILE - reads stdin")
-      ->required();
+                     " (or only tables, with --files; none: the default table); FILE - reads stdin");
   sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
   sub.add_option("--restrict", a.restrict,
                  "Allowed vocabulary: the first N rows (0: all); words outside it are unknown")

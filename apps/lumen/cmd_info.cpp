@@ -64,7 +64,6 @@ const Register reg(
     [](CLI::App& cmd) -> Action {
       auto a = std::make_shared<InfoArgs>();
       add_table_options(cmd, a->table);
-      cmd.get_option("table")->required();
       add_json_flag(cmd, a->json);
       set_example(cmd, {"lumen info glove.6B.100d.txt", "lumen info model.safetensors --json"});
       return [a] { return run_info(*a); };

@@ -11,7 +11,9 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/progress.hpp"
 #include "lumen/search/hnsw.hpp"
+#include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -35,10 +37,11 @@ nlohmann::json neighbours_json(const Table& t, const std::vector<search::Neighbo
   return out;
 }
 
-void print_text(const Table& t, const std::string& word, search::Metric m, bool approx,
+void print_text(const Table& t, const search::QueryWord& q, search::Metric m, bool approx,
                 const std::vector<search::Neighbour>& ns) {
-  fmt::print("{} of '{}' ({}{}):\n", m == search::Metric::euclidean ? "nearest (by distance)" : "neighbours", word,
-             search::metric_name(m), approx ? ", approximate" : "");
+  fmt::print("{} of '{}' ({}{}{}):\n", m == search::Metric::euclidean ? "nearest (by distance)" : "neighbours", q.word,
+             search::metric_name(m), approx ? ", approximate" : "",
+             q.id ? "" : ", not in the vocabulary: its vector from subword n-grams");
   std::size_t width = 5;
   for (const auto& n : ns) width = std::max(width, t.vocab.token(n.id).size());
   for (std::size_t i = 0; i < ns.size(); ++i)
@@ -47,8 +50,7 @@ void print_text(const Table& t, const std::string& word, search::Metric m, bool 
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<NeighboursArgs>();
-  add_table_options(cmd, a->table);
-  cmd.add_option("words", a->words, "Words to look up (none: one per line on stdin)");
+  add_table_and_words(cmd, a->table, a->words, "WORD...: words to look up (none: one per line on stdin)");
   cmd.add_option("-k", a->k, "Neighbours per word")->capture_default_str()->check(CLI::PositiveNumber);
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean")->capture_default_str();
   cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)");
@@ -58,12 +60,12 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
   cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
   add_json_flag(cmd, a->json);
-  set_example(cmd,
-              {"lumen neighbours glove.txt king -k 5", "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
-               "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
-               "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
+  set_example(cmd, {"lumen neighbours glove.txt king -k 5", "lumen neighbours king queen   # the default table",
+                    "lumen neighbours gpt2.safetensors ' king' --metric dot --json",
+                    "lumen neighbours big.vec king --approx --index big.vec.cosine.hnsw",
+                    "printf 'king\\nqueen\\n' | lumen neighbours glove.txt --json"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("neighbours needs a TABLE");
+    split_table_argument(a->table, a->words);
     const search::Metric metric = search::parse_metric(a->metric);
     if (!a->approx && (!a->index_path.empty() || a->ef != 0)) throw UsageError("--index and --ef go with --approx");
     const bool from_stdin = a->words.empty();
@@ -83,12 +85,13 @@ Action setup(CLI::App& cmd) {
       }
     }
 
-    // Resolve every word first; in a stdin batch an unknown word fails its own line, not the batch.
-    std::vector<std::optional<Id>> ids(a->words.size());
+    // Resolve every word first (a word outside a fastText model's vocabulary gets its subword vector); in a
+    // stdin batch an unknown word fails its own line, not the batch.
+    std::vector<std::optional<search::QueryWord>> queries(a->words.size());
     std::vector<std::string> errors(a->words.size());
     for (std::size_t i = 0; i < a->words.size(); ++i) {
       try {
-        ids[i] = t.vocab.require(a->words[i]);
+        queries[i] = search::lookup(t, a->words[i]);
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         errors[i] = e.what();
@@ -100,45 +103,47 @@ Action setup(CLI::App& cmd) {
     o.restrict_rows = a->restrict_rows;
     std::vector<std::vector<search::Neighbour>> results(a->words.size());
     if (index) {
-      for (std::size_t i = 0; i < ids.size(); ++i)
-        if (ids[i]) {
+      for (std::size_t i = 0; i < queries.size(); ++i)
+        if (queries[i]) {
           std::vector<Id> ex;
-          if (!a->keep_query) ex.push_back(*ids[i]);
-          results[i] = index->search(s.row(*ids[i]), a->k, ex, a->ef);
+          if (!a->keep_query && queries[i]->id) ex.push_back(*queries[i]->id);
+          results[i] = index->search(queries[i]->vector, a->k, ex, a->ef);
         }
     } else {
       // One GEMM pass for the whole batch (fewer than 8 words: one streaming pass each). Leaving the query word
       // out: ask for k+1 and drop it, which gives exactly the k best of the other rows.
+      // A word outside the vocabulary has no row to leave out.
       std::vector<std::size_t> which;
-      for (std::size_t i = 0; i < ids.size(); ++i)
-        if (ids[i]) which.push_back(i);
+      for (std::size_t i = 0; i < queries.size(); ++i)
+        if (queries[i]) which.push_back(i);
       Matrix Q(which.size(), t.d());
       for (std::size_t j = 0; j < which.size(); ++j)
-        t.E.row_f32(static_cast<std::size_t>(*ids[which[j]]), Q.row_mut(j).data());
+        std::copy(queries[which[j]]->vector.begin(), queries[which[j]]->vector.end(), Q.row_mut(j).data());
       if (!a->keep_query) ++o.k;
       auto batch = s.search_batch(Q, o);
       for (std::size_t j = 0; j < which.size(); ++j) {
         auto& r = results[which[j]];
+        const auto& self = queries[which[j]]->id;
         for (const auto& n : batch[j])
-          if ((a->keep_query || n.id != *ids[which[j]]) && r.size() < a->k) r.push_back(n);
+          if ((a->keep_query || !self || n.id != *self) && r.size() < a->k) r.push_back(n);
       }
     }
 
     int code = kOk;
     for (std::size_t i = 0; i < a->words.size(); ++i) {
-      if (!ids[i]) {
+      if (!queries[i]) {
         code = kInputError;
         if (a->json) print_json({{"query", a->words[i]}, {"error", errors[i]}});
-        else fmt::print(stderr, "lumen: {}\n", errors[i]);
+        else print_error(errors[i]);
         continue;
       }
       if (a->json)
         print_json({{"query", a->words[i]},
-                    {"id", *ids[i]},
+                    {"id", queries[i]->id ? nlohmann::json(*queries[i]->id) : nlohmann::json(nullptr)},
                     {"metric", search::metric_name(metric)},
                     {"approx", a->approx},
                     {"neighbours", neighbours_json(t, results[i])}});
-      else print_text(t, a->words[i], metric, a->approx, results[i]);
+      else print_text(t, *queries[i], metric, a->approx, results[i]);
     }
     return code;
   };

@@ -21,8 +21,7 @@ struct OnehotArgs {
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<OnehotArgs>();
-  add_table_options(cmd, a->table);
-  cmd.add_option("tokens", a->tokens, "Tokens to look up (none: one per line on stdin)");
+  add_table_and_words(cmd, a->table, a->tokens, "TOKEN...: tokens to look up (none: one per line on stdin)");
   cmd.add_option("--show", a->show, "Values of each vector to print (0: all)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
@@ -30,7 +29,7 @@ Action setup(CLI::App& cmd) {
   set_example(cmd, {"lumen onehot toy cat", "lumen onehot vectors.txt the of --json",
                     "printf 'king\\nqueen\\n' | lumen onehot glove.txt"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("onehot needs a TABLE (a file or a built-in name such as toy)");
+    split_table_argument(a->table, a->tokens);
     if (a->tokens.empty()) a->tokens = stdin_lines();
     if (a->tokens.empty()) throw UsageError("no tokens given (on the command line or stdin)");
     const Table t = load_table(a->table);

@@ -186,7 +186,6 @@ Action setup(CLI::App& cmd) {
                "lumen project glove.txt --method tsne --top 5000 --highlight king,queen,paris --seeds 3 -o map.svg",
                "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("project needs a TABLE");
     const project::Method method = project::parse_method(a->method);
     if (a->metric != "cosine" && a->metric != "euclidean")
       throw UsageError(fmt::format("unknown metric '{}' (cosine or euclidean)", a->metric));

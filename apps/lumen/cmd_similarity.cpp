@@ -7,7 +7,9 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -21,14 +23,13 @@ struct SimilarityArgs {
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<SimilarityArgs>();
-  add_table_options(cmd, a->table);
-  cmd.add_option("words", a->words, "Two words W1 W2 (none: one pair per stdin line)");
+  add_table_and_words(cmd, a->table, a->words, "W1 W2: two words (none: one pair per stdin line)");
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean (a distance)")->capture_default_str();
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen similarity glove.txt king queen",
+  set_example(cmd, {"lumen similarity glove.txt king queen", "lumen similarity king queen   # the default table",
                     "printf 'king queen\\ncat dog\\n' | lumen similarity glove.txt --json"});
   return [a]() {
-    if (a->table.path.empty()) throw UsageError("similarity needs a TABLE");
+    split_table_argument(a->table, a->words);
     const search::Metric metric = search::parse_metric(a->metric);
     std::vector<std::pair<std::string, std::string>> pairs;
     const bool from_stdin = a->words.empty();
@@ -53,13 +54,15 @@ Action setup(CLI::App& cmd) {
     int code = kOk;
     for (const auto& [w1, w2] : pairs) {
       try {
-        const Id i = t.vocab.require(w1), j = t.vocab.require(w2);
-        const float score = s.similarity(i, j, metric);
+        // Words outside a fastText model's vocabulary get their subword vectors.
+        const search::QueryWord q1 = search::lookup(t, w1), q2 = search::lookup(t, w2);
+        const float score = search::similarity(s, q1, q2, metric);
+        const auto id_json = [](const search::QueryWord& q) { return q.id ? nlohmann::json(*q.id) : nlohmann::json(); };
         if (a->json)
           print_json({{"w1", w1},
                       {"w2", w2},
-                      {"id1", i},
-                      {"id2", j},
+                      {"id1", id_json(q1)},
+                      {"id2", id_json(q2)},
                       {"metric", search::metric_name(metric)},
                       {"score", score}});
         else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
@@ -67,7 +70,7 @@ Action setup(CLI::App& cmd) {
         if (!from_stdin) throw;
         code = kInputError;
         if (a->json) print_json({{"w1", w1}, {"w2", w2}, {"error", e.what()}});
-        else fmt::print(stderr, "lumen: {}\n", e.what());
+        else print_error(e.what());
       }
     }
     return code;

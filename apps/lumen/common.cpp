@@ -9,11 +9,19 @@
 #include "lumen/io/open.hpp"
 #include "lumen/project/toy.hpp"
 #include "lumen/text/table_labels.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 
+const char* const kTableRule =
+    "TABLE is optional: the first argument is the table if it names an existing file or directory, a built-in "
+    "table (toy, default) or ends in .vec .txt .bin .glove .safetensors .npy or .tsv; otherwise every argument is "
+    "a word and the default table is used. --table TABLE says it explicitly.";
+
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
-  if (positional) cmd.add_option("table", args.path, "Table file (any format lumen reads) or a built-in name");
+  if (positional)
+    cmd.add_option("table,--table", args.path,
+                   "Table file (any format lumen reads) or a built-in name (default: the default table)");
   cmd.add_option("--format", args.format,
                  "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv "
                  "(default: detect)");
@@ -26,6 +34,49 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   cmd.add_option("--tokenizer", args.tokenizer,
                  "Label rows by token and accept tokens as text (\" cat\" or \"\u2423cat\"): a tokenizer.json, GPT-2's "
                  "encoder.json, or their directory (default: a tokenizer.json beside a checkpoint; \"none\": off)");
+}
+
+void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::string>& words,
+                         const std::string& words_help) {
+  add_table_options(cmd, table, false);
+  cmd.add_option("--table", table.path, "The table: a file (any format lumen reads) or a built-in name (toy, default)");
+  cmd.add_option("words", words, "[TABLE] " + words_help);
+  cmd.footer(std::string(kTableRule));  // set_example() later puts the examples after it
+}
+
+namespace {
+bool has_table_extension(const std::string& name) {
+  const std::string ext = std::filesystem::path(name).extension().string();
+  for (const char* e : {".vec", ".txt", ".bin", ".glove", ".safetensors", ".npy", ".tsv"})
+    if (ext == e) return true;
+  return false;
+}
+bool is_builtin_table(const std::string& name) { return name == "default" || name == "toy"; }
+}  // namespace
+
+bool names_table(const std::string& name) {
+  std::error_code ec;
+  return is_builtin_table(name) || has_table_extension(name) || std::filesystem::exists(name, ec);
+}
+
+void split_table_argument(TableArgs& table, std::vector<std::string>& words) {
+  if (!table.path.empty() || words.empty()) return;  // --table, or nothing but stdin
+  const std::string first = words.front();
+  if (names_table(first)) {
+    table.path = first;
+    words.erase(words.begin());
+    // Only a file whose name could as well be a word (`king`) makes this choice surprising: say so if it fails.
+    if (!is_builtin_table(first) && !has_table_extension(first))
+      set_error_note(
+          fmt::format("'{}' was taken as the table, since a file of that name exists; "
+                      "--table default looks every argument up in the default table",
+                      first));
+  } else {
+    set_error_note(
+        fmt::format("'{}' was taken as a word, not a table: no file or built-in table has that name, so "
+                    "the default table ({}) was used; --table names a table explicitly",
+                    first, default_table_path()));
+  }
 }
 
 std::string default_table_path() {
@@ -80,8 +131,8 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
     tokenizer = std::move(tok);
   }
   if (report.duplicates != 0)
-    fmt::print(stderr, "lumen: warning: {}: {} duplicate word{} (first: '{}'); kept the first row of each\n", args.path,
-               report.duplicates, report.duplicates == 1 ? "" : "s", report.first_duplicate);
+    print_warning(fmt::format("{}: {} duplicate word{} (first: '{}'); kept the first row of each", args.path,
+                              report.duplicates, report.duplicates == 1 ? "" : "s", report.first_duplicate));
   return t;
 }
 
@@ -102,7 +153,8 @@ std::vector<std::string> stdin_lines() {
 }
 
 void set_example(CLI::App& cmd, const std::vector<std::string>& examples) {
-  std::string f = examples.size() == 1 ? "Example:" : "Examples:";
+  std::string f = cmd.get_footer().empty() ? "" : cmd.get_footer() + "\n\n";
+  f += examples.size() == 1 ? "Example:" : "Examples:";
   for (auto& e : examples) f += "\n  " + e;
   cmd.footer(f);
 }

@@ -27,8 +27,22 @@ struct TableArgs {
   std::string tokenizer;  // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
 };
 
-// Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg.
+// Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg
+// (also accepted as --table).
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional = true);
+
+// Commands whose words follow an optional table (neighbours, similarity, analogy, doesnt-match, onehot) take one
+// positional list "[TABLE] WORD..." and --table; `words_help` says what the words are.
+void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::string>& words,
+                         const std::string& words_help);
+// The rule, in every such command's --help: without --table, the first argument is the table when it names an
+// existing file or directory, a built-in table (toy, default) or ends in a table file's extension (.vec .txt
+// .bin .glove .safetensors .npy .tsv); otherwise every argument is a word, looked up in the default table.
+// Moves the table out of `words` into table.path. Either way, an error later says which choice was made.
+void split_table_argument(TableArgs& table, std::vector<std::string>& words);
+// True if `name` would be taken as a table by that rule.
+bool names_table(const std::string& name);
+extern const char* const kTableRule;  // the rule in one sentence, for --help
 // The default table: $LUMEN_DEFAULT_TABLE if set, else BUILD_DIR/default/brown.vec (made by
 // scripts/make-default-table.sh). require_default_table() throws InputError saying how to build it if missing.
 std::string default_table_path();

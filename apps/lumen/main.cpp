@@ -12,6 +12,7 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/core/simd.hpp"
 #include "lumen/core/threads.hpp"
+#include "messages.hpp"
 
 namespace lumen::cli {
 std::vector<Command>& registry() {
@@ -21,6 +22,19 @@ std::vector<Command>& registry() {
 }  // namespace lumen::cli
 
 namespace {
+
+// --threads and --quiet are lumen's own, and the README promises them to every command: they are accepted
+// before the command name and after it, on every command and subcommand, into the same variables. A command
+// with a --threads of its own (train's) keeps it; it falls back to lumen's when 0.
+void add_global_options(CLI::App& cmd, std::size_t& threads, bool& quiet) {
+  for (CLI::App* sub : cmd.get_subcommands([](CLI::App*) { return true; })) {
+    if (sub->get_option_no_throw("--threads") == nullptr)
+      sub->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+    if (sub->get_option_no_throw("--quiet") == nullptr) sub->add_flag("-q,--quiet", quiet, "No progress bars");
+    add_global_options(*sub, threads, quiet);
+  }
+}
+
 int run(int argc, char** argv) {
   using namespace lumen::cli;
   CLI::App app{"lumen: a toolkit for the embedding layer of language models (the V x d table E)", "lumen"};
@@ -45,8 +59,9 @@ int run(int argc, char** argv) {
       CLI::App* sub = app.add_subcommand(c.name, c.description);
       actions[sub] = c.setup(*sub);
     }
+    add_global_options(app, threads, quiet);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "lumen: internal error while setting up commands: {}\n", e.what());
+    print_error(fmt::format("internal error while setting up commands: {}", e.what()));
     return kInternalError;
   }
 
@@ -71,16 +86,16 @@ int run(int argc, char** argv) {
     fmt::print("{}", app.help());
     return kOk;
   } catch (const lumen::UsageError& e) {
-    fmt::print(stderr, "lumen: {}\n", e.what());
+    print_error(e.what());
     return kUsageError;
   } catch (const lumen::InputError& e) {
-    fmt::print(stderr, "lumen: {}\n", e.what());
+    print_error(e.what());
     return kInputError;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "lumen: out of memory\n");
+    print_error("out of memory");
     return kInternalError;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "lumen: internal error: {}\n", e.what());
+    print_error(fmt::format("internal error: {}", e.what()));
     return kInternalError;
   }
 }

@@ -203,10 +203,21 @@ std::vector<float> FastTextModel::word_vector(std::string_view word) const {
   return v;
 }
 
+bool FastTextModel::subword_vector(std::string_view word, std::span<float> out) const {
+  if (out.size() != dim_)
+    throw UsageError(fmt::format("subword vector of {} floats asked; the model has d = {}", out.size(), dim_));
+  if (subwords(word).empty()) return false;
+  word_vector(word, out.data());
+  return true;
+}
+
 namespace detail {
 
 Table read_fasttext_bin(const ReadContext& cx) {
-  const auto model = FastTextModel::parse(cx.file->data(), cx.file->size(), cx.name(), cx.file);
+  // The table keeps the model (its matrix stays in the mapped file) for words outside the vocabulary.
+  const auto shared =
+      std::make_shared<const FastTextModel>(FastTextModel::parse(cx.file->data(), cx.file->size(), cx.name(), cx.file));
+  const FastTextModel& model = *shared;
   const std::size_t n = limited(model.nwords(), cx.options.limit);
   Matrix E(n, model.dim(), DType::f32);
   std::vector<std::string_view> words(n);
@@ -217,6 +228,7 @@ Table read_fasttext_bin(const ReadContext& cx) {
   }
   Table t = assemble(words, std::move(E), cx, [](std::size_t) { return Location{0, 0}; });
   if (cx.options.dtype != DType::f32) t.E = t.E.to(cx.options.dtype);
+  t.subwords = shared;
   return t;
 }
 

@@ -120,6 +120,7 @@ Table open_table_bytes(std::string_view bytes, const std::string& name, const Op
                        LoadReport& report) {
   Table t = open_mapped(MappedFile::over(bytes, name), options, report);
   if (!t.E.owned()) t.E = t.E.clone();  // the bytes are the caller's: own a copy
+  t.subwords.reset();                   // a fastText model reads its n-gram rows from those bytes: drop it
   report.mapped = false;
   return t;
 }

@@ -43,25 +43,26 @@ AnalogyMethod parse_analogy_method(std::string_view name) {
   throw UsageError(fmt::format("unknown analogy method '{}' (expected add or mul)", name));
 }
 
-std::vector<float> analogy_vector(const Searcher& s, Id a, Id b, Id c) {
-  std::vector<float> v = s.unit_row(b);
-  const auto ua = s.unit_row(a), uc = s.unit_row(c);
+namespace {
+
+// 3CosAdd's query from the three unit vectors: unit(ub - ua + uc).
+std::vector<float> add_query(std::vector<float> ub, const std::vector<float>& ua, const std::vector<float>& uc) {
   // gensim: (ub - ua + uc) / 3, then unit length; the division by 3 cancels in the normalisation.
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = v[i] - ua[i] + uc[i];
-  normalise(v);
-  return v;
+  for (std::size_t i = 0; i < ub.size(); ++i) ub[i] = ub[i] - ua[i] + uc[i];
+  normalise(ub);
+  return ub;
 }
 
-AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions& o, std::optional<Id> expected) {
-  for (Id id : {a, b, c}) (void)s.norm(id);  // IdError for an id outside the table
+// a : b :: c : ? from the inputs' unit vectors; `exclude` holds the inputs that are rows (when excluding).
+AnalogyResult solve(const Searcher& s, const std::vector<float>& ua, const std::vector<float>& ub,
+                    const std::vector<float>& uc, const std::vector<Id>& exclude, const AnalogyOptions& o,
+                    std::optional<Id> expected) {
   if (o.k == 0) throw UsageError("k must be at least 1");
-  std::vector<Id> exclude;
-  if (o.exclude_inputs) exclude = {a, b, c};
   const std::size_t n = o.restrict_rows == 0 ? s.V() : std::min(o.restrict_rows, s.V());
   AnalogyResult result;
 
   if (o.method == AnalogyMethod::add) {
-    const auto v = analogy_vector(s, a, b, c);
+    const auto v = add_query(ub, ua, uc);
     SearchOptions so;
     so.k = o.k;
     so.metric = Metric::cosine;
@@ -80,9 +81,9 @@ AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions&
 
   // 3CosMul: three cosine passes, combined per row.
   std::vector<float> ca(n), cb(n), cc(n);
-  s.scores(s.unit_row(a), Metric::cosine, ca, o.threads);
-  s.scores(s.unit_row(b), Metric::cosine, cb, o.threads);
-  s.scores(s.unit_row(c), Metric::cosine, cc, o.threads);
+  s.scores(ua, Metric::cosine, ca, o.threads);
+  s.scores(ub, Metric::cosine, cb, o.threads);
+  s.scores(uc, Metric::cosine, cc, o.threads);
   std::vector<float>& keys = ca;
   detail::TopK top(o.k);
   for (std::size_t r = 0; r < n; ++r) {
@@ -95,6 +96,30 @@ AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions&
   result.answers = detail::best(top.entries(), o.k);
   if (expected) result.rank = rank_of(keys, *expected, exclude);
   return result;
+}
+
+}  // namespace
+
+std::vector<float> analogy_vector(const Searcher& s, Id a, Id b, Id c) {
+  return add_query(s.unit_row(b), s.unit_row(a), s.unit_row(c));
+}
+
+AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions& o, std::optional<Id> expected) {
+  for (Id id : {a, b, c}) (void)s.norm(id);  // IdError for an id outside the table
+  std::vector<Id> exclude;
+  if (o.exclude_inputs) exclude = {a, b, c};
+  return solve(s, s.unit_row(a), s.unit_row(b), s.unit_row(c), exclude, o, expected);
+}
+
+AnalogyResult analogy(const Searcher& s, const QueryWord& a, const QueryWord& b, const QueryWord& c,
+                      const AnalogyOptions& o, std::optional<Id> expected) {
+  std::vector<Id> exclude;
+  for (const QueryWord* q : {&a, &b, &c}) {
+    if (q->vector.size() != s.d())
+      throw InputError(fmt::format("'{}' has {} dimensions, the table has d = {}", q->word, q->vector.size(), s.d()));
+    if (q->id && o.exclude_inputs) exclude.push_back(*q->id);
+  }
+  return solve(s, unit_vector(s, a), unit_vector(s, b), unit_vector(s, c), exclude, o, expected);
 }
 
 OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids) {

@@ -9,9 +9,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lumen/core/subword_model.hpp"
+
 namespace lumen::io {
 
-class FastTextModel {
+class FastTextModel : public SubwordModel {
  public:
   // Reads the model (the matrix stays in the mapped file). Throws ParseError/IoError.
   static FastTextModel load(const std::string& path);
@@ -31,6 +33,8 @@ class FastTextModel {
   // out (dim floats) = mean of those rows; zero if there are none.
   void word_vector(std::string_view word, float* out) const;
   std::vector<float> word_vector(std::string_view word) const;
+  // SubwordModel: word_vector, or false if the word has no rows at all (out.size() must be dim()).
+  bool subword_vector(std::string_view word, std::span<float> out) const override;
 
   // fastText's string hash: FNV-1a over the bytes, each sign-extended from int8 as fastText does.
   static std::uint32_t hash(std::string_view s);

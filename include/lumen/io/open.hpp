@@ -42,11 +42,13 @@ struct LoadReport {
 // Detects the format from the first bytes of the file (and its size), not its extension.
 Format detect_format(const std::string& path);
 
-// Opens a table. Throws ParseError (file, line or byte offset, what was expected) or IoError.
+// Opens a table (a fastText model's table keeps the model, for words outside the vocabulary: Table::subwords).
+// Throws ParseError (file, line or byte offset, what was expected) or IoError.
 Table open_table(const std::string& path, const OpenOptions& options = {});
 // The same, also saying what was dropped or repaired on the way.
 Table open_table(const std::string& path, const OpenOptions& options, LoadReport& report);
-// Reads a table from bytes in memory (`name` is used in messages); the result owns its data.
+// Reads a table from bytes in memory (`name` is used in messages); the result owns its data. A fastText model's
+// subword vectors are not kept (they would read the caller's bytes): Table::subwords is null.
 Table open_table_bytes(std::string_view bytes, const std::string& name, const OpenOptions& options, LoadReport& report);
 
 }  // namespace lumen::io

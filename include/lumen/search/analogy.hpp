@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lumen/search/neighbour.hpp"
+#include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
 
 namespace lumen::search {
@@ -38,6 +39,11 @@ struct AnalogyResult {
 // a : b :: c : ?  Ids must be rows of the searcher's table (IdError otherwise).
 AnalogyResult analogy(const Searcher& s, Id a, Id b, Id c, const AnalogyOptions& options,
                       std::optional<Id> expected = std::nullopt);
+
+// The same for query words, which may lie outside the vocabulary (a fastText model's subword vectors): only the
+// inputs that are rows can be excluded from the answers, as in gensim.
+AnalogyResult analogy(const Searcher& s, const QueryWord& a, const QueryWord& b, const QueryWord& c,
+                      const AnalogyOptions& options, std::optional<Id> expected = std::nullopt);
 
 // The query vector of 3CosAdd: unit(unit(b) - unit(a) + unit(c)) (d).
 std::vector<float> analogy_vector(const Searcher& s, Id a, Id b, Id c);

@@ -1,0 +1,76 @@
+// lumen's own options, --threads N and -q/--quiet, are accepted by every command and subcommand, after its name as
+// well as before it (the README: "Every command takes ... --threads N").
+#include <gtest/gtest.h>
+
+#include "cli_run.hpp"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using lumen_cli::CliRun;
+CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args, {.timeout_s = 120}); }
+
+// The names in the "Subcommands:" section of a help text.
+std::vector<std::string> subcommands(const std::string& help) {
+  std::vector<std::string> names;
+  std::istringstream in(help);
+  bool in_section = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Subcommands:", 0) == 0 || line.rfind("SUBCOMMANDS:", 0) == 0) {
+      in_section = true;
+      continue;
+    }
+    if (!in_section) continue;
+    if (line.empty() || line[0] != ' ') break;
+    std::istringstream words(line);
+    if (std::string name; words >> name) names.push_back(name);
+  }
+  return names;
+}
+
+// Every command path, inner nodes too ("eval", "eval analogies", ...).
+std::vector<std::string> all_command_paths() {
+  std::vector<std::string> paths, todo = subcommands(lumen("--help").out);
+  while (!todo.empty()) {
+    const std::string path = todo.back();
+    todo.pop_back();
+    paths.push_back(path);
+    for (const auto& sub : subcommands(lumen(path + " --help").out)) todo.push_back(path + " " + sub);
+  }
+  return paths;
+}
+
+}  // namespace
+
+TEST(GlobalOptions, EveryCommandListsAndChecksThreadsAfterItsName) {
+  const auto paths = all_command_paths();
+  ASSERT_GT(paths.size(), 10u);
+  for (const auto& c : paths) {
+    const CliRun help = lumen(c + " --help");
+    EXPECT_NE(help.out.find("--threads"), std::string::npos) << "`lumen " << c << " --help` lacks --threads";
+    EXPECT_NE(help.out.find("--quiet"), std::string::npos) << "`lumen " << c << " --help` lacks --quiet";
+    // Recognised there (not "arguments were not expected"); a bad value is bad usage, as before the name.
+    const CliRun bad = lumen(c + " --threads 5000");
+    EXPECT_EQ(bad.code, 2) << bad.cmdline << "\n" << bad.err;
+    EXPECT_EQ(bad.err.find("not expected"), std::string::npos) << bad.cmdline << "\n" << bad.err;
+  }
+}
+
+TEST(GlobalOptions, ThreadsAfterTheCommandGivesTheSameAnswer) {
+  const CliRun before = lumen("--threads 3 neighbours toy cat -k 3 --json");
+  const CliRun after = lumen("neighbours toy cat -k 3 --json --threads 3");
+  const CliRun quiet = lumen("neighbours toy cat -q -k 3 --json --threads=1");
+  ASSERT_EQ(before.code, 0) << before.err;
+  EXPECT_EQ(after.code, 0) << after.err;
+  EXPECT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(after.out, before.out);
+  EXPECT_EQ(quiet.out, before.out);
+  const CliRun eval = lumen("eval similarity toy " LUMEN_DATA_DIR "/wordsim353.tsv --threads 2 --json");
+  EXPECT_EQ(eval.code, 0) << eval.err;
+  const CliRun range = lumen("neighbours toy cat --threads 5000");
+  EXPECT_EQ(range.code, 2) << range.err;
+  EXPECT_NE(range.err.find("--threads"), std::string::npos) << range.err;
+}
