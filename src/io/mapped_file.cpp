@@ -13,7 +13,9 @@
 namespace lumen::io {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); the fstat below then
+  // refuses it like any other file that is not regular. On a regular file the flag changes nothing.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw IoError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -23,7 +25,13 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw IoError(fmt::format("cannot read {}: not a regular file", path));
+    throw IoError(fmt::format("cannot read {}: is {}, not a regular file", path,
+                              S_ISDIR(st.st_mode)    ? "a directory"
+                              : S_ISFIFO(st.st_mode) ? "a FIFO"
+                              : S_ISSOCK(st.st_mode) ? "a socket"
+                              : S_ISCHR(st.st_mode)  ? "a character device"
+                              : S_ISBLK(st.st_mode)  ? "a block device"
+                                                     : "a special file"));
   }
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;

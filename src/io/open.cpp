@@ -70,6 +70,11 @@ Table open_mapped(std::shared_ptr<const MappedFile> file, const OpenOptions& opt
   const detail::ReadContext cx{file, options, report};
   const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
   Table t = read(cx, f);
+  // Each reader refuses an empty table where it reads the shape; this catches any path that did not.
+  if (t.E.rows() == 0 || t.E.cols() == 0)
+    throw ParseError(
+        file->path(), 0, 0,
+        fmt::format("an empty table ({} x {}); expected V >= 1 rows and d >= 1 columns", t.E.rows(), t.E.cols()));
   report.mapped = report.mapped && !t.E.owned();  // a reader may have copied after all (duplicates dropped)
   t.source = file->path();
   t.format = std::string(format_name(f));

@@ -199,10 +199,12 @@ Table read_text(const ReadContext& cx, Format format) {
     p = nl != nullptr ? nl + 1 : end;
     first_line = 2;
     const auto rest = static_cast<std::uint64_t>(end - p);
-    if (*d == 0 && *rows != 0) throw ParseError(name, 1, 0, fmt::format("header says dim 0; expected dim >= 1"));
+    // An empty table (V = 0 or d = 0) is refused here, as by every reader: nothing downstream can use one.
+    if (*d == 0) throw ParseError(name, 1, 0, "header says dim 0; expected dim >= 1");
+    if (*rows == 0) throw ParseError(name, 1, 0, "header says 0 rows; expected a table of at least one row");
     // Nothing is allocated from the header's numbers: rows are counted in the file (a claim of 10^12 rows ends
     // in "the file has n"), and d is checked against the bytes there are before any row is sized by it.
-    if (*d > rest / 2 && *rows != 0)
+    if (*d > rest / 2)
       throw ParseError(name, 1, 0,
                        fmt::format("header claims {} values per row, but only {} bytes follow; the header or the file "
                                    "is wrong",
@@ -224,6 +226,18 @@ Table read_text(const ReadContext& cx, Format format) {
     q = nl != nullptr ? nl + 1 : end;
   }
   const std::size_t n = starts.size();
+  if (format == Format::word2vec_text && n < want && n > 0 &&
+      std::memchr(starts[n - 1], '\n', static_cast<std::size_t>(end - starts[n - 1])) == nullptr) {
+    // Cut inside the last row (no newline ends it): name that line, with the row's own complaint if it has one.
+    const char* s = starts[n - 1];
+    std::vector<float> tmp(dim);
+    std::string_view word;
+    const auto err = parse_row(s, end, true, dim, tmp.data(), word);
+    throw ParseError(name, first_line + n - 1, static_cast<std::uint64_t>(s - base) + (err ? err->column : 0),
+                     fmt::format("{}the file ends inside this line: the header promises {} rows, the file has {} "
+                                 "(truncated?)",
+                                 err ? err->what + "; " : std::string(), want, n));
+  }
   if (format == Format::word2vec_text && n < want)
     throw ParseError(
         name, first_line + n, static_cast<std::uint64_t>(end - base),
@@ -241,19 +255,24 @@ Table read_text(const ReadContext& cx, Format format) {
   }
 
   // Validate before allocating: a row shorter than d values can hold (a word, then space and digit per value)
-  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d).
+  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d). The error
+  // reported is still the file's first: the rows before the short one are parsed (one row of scratch) for theirs.
   const std::size_t min_len = has_word ? 2 * dim + 1 : 2 * dim - 1;
+  const auto row_end = [&](std::size_t i) {
+    if (i + 1 < n) return starts[i + 1] - 1;  // the '\n' ending row i
+    const auto* nl = static_cast<const char*>(std::memchr(starts[i], '\n', static_cast<std::size_t>(end - starts[i])));
+    return nl != nullptr ? nl : end;
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    const char* s = starts[i];
-    const std::size_t avail = static_cast<std::size_t>((i + 1 < n ? starts[i + 1] : end) - s);
-    if (avail >= min_len) continue;
+    if (static_cast<std::size_t>(row_end(i) - starts[i]) + 1 >= min_len) continue;
     std::vector<float> tmp(dim);
     std::string_view word;
-    const char* e = i + 1 < n ? starts[i + 1] - 1 : s + avail;
-    if (e > s && e[-1] == '\n') --e;
-    auto err = parse_row(s, e, has_word, dim, tmp.data(), word);
-    if (!err) err = RowError{0, 0, fmt::format("expected {} values", dim)};
-    throw ParseError(name, first_line + i, static_cast<std::uint64_t>(s - base) + err->column, err->what);
+    for (std::size_t j = 0; j <= i; ++j) {
+      auto err = parse_row(starts[j], row_end(j), has_word, dim, tmp.data(), word);
+      if (!err && j == i) err = RowError{0, 0, fmt::format("expected {} values", dim)};
+      if (err)
+        throw ParseError(name, first_line + j, static_cast<std::uint64_t>(starts[j] - base) + err->column, err->what);
+    }
   }
 
   // E (n, d) in the storage type; rows are parsed to f32 then rounded when stored narrower.

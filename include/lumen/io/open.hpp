@@ -36,6 +36,7 @@ struct LoadReport {
   std::size_t repaired_tokens = 0;  // tokens whose invalid UTF-8 was replaced or dropped (--unicode-errors)
   bool mapped = false;              // E borrows the memory-mapped file (nothing copied)
   std::uint64_t file_bytes = 0;     // size of the file read
+  std::optional<DType> file_dtype;  // how the values are stored in the file (nullopt: decimal text)
   std::string tensor;               // safetensors: the tensor read
 };
 
