@@ -13,6 +13,7 @@
 #include "io/readers.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/io/parse_float.hpp"
 
 namespace lumen::io::detail {
 
@@ -26,77 +27,6 @@ struct RowError {
   std::size_t column = 0;  // byte offset in the line
   std::string what;
 };
-
-// Exact powers of ten as doubles (10^22 is the largest exactly representable).
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// Parses one value at p (no leading space); returns the end, or nullptr if there is no number there.
-// The value is Python's float(text) (the correctly rounded double) rounded to float32, as gensim computes it.
-// Fast path (Clinger): up to 15 significant digits and |exponent| <= 22 make one exact operation on exact
-// operands, hence correctly rounded; anything else goes to std::from_chars.
-const char* parse_value(const char* p, const char* e, float& out) {
-  const char* q = p;
-  bool neg = false;
-  if (q < e && (*q == '-' || *q == '+')) neg = *q++ == '-';
-  std::uint64_t m = 0;
-  int digits = 0, e10 = 0;
-  bool any = false, exact = true;
-  for (; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
-    any = true;
-    if (digits < 15) {
-      m = m * 10 + static_cast<unsigned>(*q - '0');
-      digits += m != 0;
-    } else {
-      exact = false;
-    }
-  }
-  if (q < e && *q == '.') {
-    for (++q; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
-      any = true;
-      if (digits < 15) {
-        m = m * 10 + static_cast<unsigned>(*q - '0');
-        digits += m != 0;
-        --e10;
-      } else {
-        exact = false;
-      }
-    }
-  }
-  if (any && q < e && (*q == 'e' || *q == 'E')) {
-    const char* x = q + 1;
-    bool eneg = false;
-    if (x < e && (*x == '-' || *x == '+')) eneg = *x++ == '-';
-    int ev = 0;
-    const char* xd = x;
-    for (; x < e && static_cast<unsigned>(*x - '0') < 10; ++x) ev = std::min(ev * 10 + (*x - '0'), 100000);
-    if (x == xd) {
-      exact = false;  // "1e" is not a number: let from_chars decide what it reads
-    } else {
-      e10 += eneg ? -ev : ev;
-      q = x;
-    }
-  }
-  if (any && exact && e10 >= -22 && e10 <= 22) {
-    double v = static_cast<double>(m);
-    v = e10 < 0 ? v / kPow10[-e10] : v * kPow10[e10];
-    out = static_cast<float>(neg ? -v : v);
-    return q;
-  }
-  // Slow path: long mantissas, big exponents, nan, inf.
-  const char* s = p;
-  if (s < e && *s == '+') ++s;  // Python's float() takes a leading '+'; from_chars does not
-  if (s < e && (*s == '+' || (*s == '-' && s != p))) return nullptr;
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(s, e, v, std::chars_format::general);
-  if (ec == std::errc::invalid_argument) return nullptr;
-  if (ec == std::errc::result_out_of_range) {  // overflow to +-inf, underflow to 0, as float() does
-    std::string tok(s, static_cast<std::size_t>(ptr - s));
-    v = std::strtod(tok.c_str(), nullptr);
-  }
-  out = static_cast<float>(v);
-  return ptr;
-}
 
 // One row: [word] then dim values, separated by spaces or tabs, trailing whitespace ignored.
 std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, std::size_t dim, float* out,
@@ -120,7 +50,7 @@ std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, s
                       fmt::format("expected {} values{}, found {}", dim, has_word ? " after the word" : "", k)};
     if ((has_word || k > 0) && p == before)
       return RowError{0, static_cast<std::size_t>(p - b), fmt::format("expected a space before value {}", k + 1)};
-    const char* q = parse_value(p, e, out[k]);
+    const char* q = parse_float(p, e, out[k]);
     if (q == nullptr || (q < e && !is_sep(*q))) {
       const char* t = p;
       while (t < e && !is_sep(*t)) ++t;
@@ -173,6 +103,41 @@ std::size_t count_fields(const char* s, const char* e) {
   return n;
 }
 
+// Where the rows start: every line from p up to the last one holding anything but blanks (trailing blank lines
+// end the table; blank lines before that are rows, and errors), at most `want` of them. A large file is scanned
+// in parallel, one byte range per thread, each taking the lines that start in it; `stop_early` (--limit) scans
+// serially and stops at `want`.
+std::vector<const char*> line_starts(const char* p, const char* end, std::size_t want, std::size_t threads,
+                                     bool stop_early) {
+  const char* last = end;  // one past the last byte that is not blank
+  while (last > p && (is_space(last[-1]) || last[-1] == '\n')) --last;
+  const auto next_line = [last](const char* q) {
+    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(last - q)));
+    return nl != nullptr ? nl + 1 : last;
+  };
+  std::vector<const char*> starts;
+  const auto bytes = static_cast<std::size_t>(last - p);
+  if (threads <= 1 || stop_early || bytes < (std::size_t{1} << 20)) {
+    for (const char* q = p; q < last && starts.size() < want; q = next_line(q)) starts.push_back(q);
+    return starts;  // (with --limit N the scan stops after N rows)
+  }
+  std::vector<std::vector<const char*>> parts(threads);
+  parallel_for(threads, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    for (std::size_t k = lo; k < hi; ++k) {
+      const char* b = p + bytes / threads * k;
+      const char* e = k + 1 == threads ? last : p + bytes / threads * (k + 1);
+      const char* q = b == p || b[-1] == '\n' ? b : next_line(b);
+      for (; q < e; q = next_line(q)) parts[k].push_back(q);
+    }
+  });
+  std::size_t total = 0;
+  for (const auto& part : parts) total += part.size();
+  starts.reserve(total);
+  for (const auto& part : parts) starts.insert(starts.end(), part.begin(), part.end());
+  if (starts.size() > want) starts.resize(want);
+  return starts;
+}
+
 }  // namespace
 
 Table read_text(const ReadContext& cx, Format format) {
@@ -214,17 +179,8 @@ Table read_text(const ReadContext& cx, Format format) {
   }
   want = limited(want, cx.options.limit);
 
-  // Line starts (and ends) of the rows to read.
-  std::vector<const char*> starts;
-  if (format == Format::word2vec_text)
-    starts.reserve(std::min<std::size_t>(want, static_cast<std::size_t>(end - p) / (2 * dim + 1) + 1));
-  for (const char* q = p; q < end && starts.size() < want;) {
-    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
-    const char* le = nl != nullptr ? nl : end;
-    if (blank(q, le) && blank(le, end)) break;  // trailing blank lines end the table
-    starts.push_back(q);
-    q = nl != nullptr ? nl + 1 : end;
-  }
+  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
+  const std::vector<const char*> starts = line_starts(p, end, want, threads, cx.options.limit != 0);
   const std::size_t n = starts.size();
   if (format == Format::word2vec_text && n < want && n > 0 &&
       std::memchr(starts[n - 1], '\n', static_cast<std::size_t>(end - starts[n - 1])) == nullptr) {
@@ -280,7 +236,6 @@ Table read_text(const ReadContext& cx, Format format) {
   Matrix E(n, dim, dtype);
   std::byte* out = E.mutable_data();
   std::vector<std::string_view> words(has_word ? n : 0);
-  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
   if (n < 2048) threads = 1;
   std::mutex mu;
   std::optional<RowError> first_error;
@@ -288,10 +243,7 @@ Table read_text(const ReadContext& cx, Format format) {
     std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
     for (std::size_t i = lo; i < hi; ++i) {
       const char* s = starts[i];
-      const char* e = i + 1 < n ? starts[i + 1] - 1 : [&] {
-        auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
-        return nl != nullptr ? nl : end;
-      }();
+      const char* e = row_end(i);
       float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
       std::string_view word;
       if (auto err = parse_row(s, e, has_word, dim, dst, word)) {
