@@ -104,6 +104,18 @@ TEST(ParseFloat, AgreesWithTheReferenceOnRandomValuesAndFormats) {
   }
 }
 
+TEST(ParseFloat, AgreesWithTheReferenceNearFloatRoundingMidpoints) {
+  // Decimals within a few double ulps of the midpoint between two floats: where the division-free path must
+  // notice it cannot decide and divide (the double's bits beyond a float's mantissa near 0x10000000).
+  Rng rng(13);
+  for (int i = 0; i < 20000; ++i) {
+    const auto f = static_cast<float>((rng.uniform() - 0.5) * std::pow(10.0, rng.uniform() * 14.0 - 7.0));
+    const double mid = (static_cast<double>(f) + static_cast<double>(std::nextafter(f, 2.0f * f + 1.0f))) / 2;
+    for (const std::string& s : {fmt::format("{:.15g}", mid), fmt::format("{:.16g}", mid), fmt::format("{:.14f}", mid)})
+      expect_same(s);
+  }
+}
+
 TEST(ParseFloat, AgreesWithTheReferenceOnRandomDigitStrings) {
   // Digits, a point, signs and exponents in random order: the SWAR eight-digit path meets every cut.
   Rng rng(12);
