@@ -37,6 +37,7 @@ int run_info(const InfoArgs& a) {
                         {"bytes", t.E.bytes()},
                         {"file_bytes", report.file_bytes},
                         {"mapped", report.mapped},
+                        {"from_cache", report.from_cache},
                         {"rows_read", report.rows_read},
                         {"duplicates", report.duplicates},
                         {"repaired_tokens", report.repaired_tokens},
@@ -61,7 +62,10 @@ int run_info(const InfoArgs& a) {
   fmt::print("dim (d)     {}\n", t.d());
   fmt::print("dtype       {} (file: {})\n", dtype_name(t.E.dtype()),
              report.file_dtype ? file_dtype_name(report) : std::string("decimal text"));
-  fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(), report.mapped ? " (memory-mapped, not copied)" : "",
+  fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(),
+             report.from_cache ? " (memory-mapped from the table cache, not parsed)"
+             : report.mapped   ? " (memory-mapped, not copied)"
+                               : "",
              report.file_bytes);
   fmt::print("row norm    min {:.6g}  median {:.6g}  max {:.6g}{}\n", s.norm_min, s.norm_median, s.norm_max,
              s.zero_rows ? fmt::format("  ({} zero rows)", s.zero_rows) : "");

@@ -133,6 +133,29 @@ TEST(CliInfo, FifoIsRefusedNotWaitedOn) {
   std::filesystem::remove(fifo);
 }
 
+// --cache DIR (or LUMEN_CACHE): the second open maps what the first parsed; an unwritable cache only warns.
+TEST(CliInfo, CacheOptionAndEnvironment) {
+  const auto dir = std::filesystem::temp_directory_path() / "lumen-info-cache";
+  std::filesystem::remove_all(dir);
+  const std::string p = write_tmp("lumen-info-cached.vec", "2 2\na 1 2\nb 3 4\n");
+  CliRun r = lumen("info " + p + " --json --cache " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["from_cache"], false);
+  lumen_cli::CliOptions env;
+  env.env = "LUMEN_CACHE=" + dir.string();
+  r = lumen_cli::run_cli("info " + p + " --json", env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["from_cache"], true);
+  EXPECT_EQ(j["rows"], 2);
+  const std::string blocker = write_tmp("lumen-info-cache-blocker", "x");
+  r = lumen("info " + p + " --cache " + blocker + "/sub");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("lumen: warning: table cache not written"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+  for (auto& f : {p, blocker}) std::filesystem::remove(f);
+}
+
 TEST(CliInfo, BadTablesExitOneWithWhere) {
   const std::string trunc = write_tmp("lumen-info-trunc.txt", "3 2\na 1 2\nb 1 2\n");
   CliRun r = lumen("info " + trunc);
