@@ -1,6 +1,7 @@
 #include "io/mapped_file.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -56,6 +57,14 @@ std::shared_ptr<const MappedFile> MappedFile::over(std::string_view bytes, std::
   m->data_ = bytes.data() != nullptr ? bytes.data() : "";
   m->size_ = bytes.size();
   return m;
+}
+
+void MappedFile::release(const char* from, const char* to) const {
+  if (!mapped_ || to <= from) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
+  const std::uintptr_t e = reinterpret_cast<std::uintptr_t>(to) / page * page;
+  if (e > b) (void)::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);  // advice: failure costs memory only
 }
 
 MappedFile::~MappedFile() {

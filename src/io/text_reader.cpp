@@ -107,8 +107,11 @@ std::size_t count_fields(const char* s, const char* e) {
 // end the table; blank lines before that are rows, and errors), at most `want` of them. A large file is scanned
 // in parallel, one byte range per thread, each taking the lines that start in it; `stop_early` (--limit) scans
 // serially and stops at `want`.
-std::vector<const char*> line_starts(const char* p, const char* end, std::size_t want, std::size_t threads,
-                                     bool stop_early) {
+// Bytes parsed between two releases of the mapped text (MappedFile::release): the buffer loading holds per thread.
+constexpr std::ptrdiff_t kReleaseBytes = 8 << 20;
+
+std::vector<const char*> line_starts(const MappedFile& file, const char* p, const char* end, std::size_t want,
+                                     std::size_t threads, bool stop_early) {
   const char* last = end;  // one past the last byte that is not blank
   while (last > p && (is_space(last[-1]) || last[-1] == '\n')) --last;
   const auto next_line = [last](const char* q) {
@@ -118,7 +121,12 @@ std::vector<const char*> line_starts(const char* p, const char* end, std::size_t
   std::vector<const char*> starts;
   const auto bytes = static_cast<std::size_t>(last - p);
   if (threads <= 1 || stop_early || bytes < (std::size_t{1} << 20)) {
-    for (const char* q = p; q < last && starts.size() < want; q = next_line(q)) starts.push_back(q);
+    const char* released = p;
+    for (const char* q = p; q < last && starts.size() < want; q = next_line(q)) {
+      starts.push_back(q);
+      if (q - released > kReleaseBytes) file.release(released, q), released = q;
+    }
+    file.release(released, starts.empty() ? p : starts.back());
     return starts;  // (with --limit N the scan stops after N rows)
   }
   std::vector<std::vector<const char*>> parts(threads);
@@ -127,7 +135,11 @@ std::vector<const char*> line_starts(const char* p, const char* end, std::size_t
       const char* b = p + bytes / threads * k;
       const char* e = k + 1 == threads ? last : p + bytes / threads * (k + 1);
       const char* q = b == p || b[-1] == '\n' ? b : next_line(b);
-      for (; q < e; q = next_line(q)) parts[k].push_back(q);
+      for (const char* released = q; q < e; q = next_line(q)) {
+        parts[k].push_back(q);
+        if (q - released > kReleaseBytes) file.release(released, q), released = q;
+      }
+      file.release(b, std::min(q, e));
     }
   });
   std::size_t total = 0;
@@ -180,7 +192,7 @@ Table read_text(const ReadContext& cx, Format format) {
   want = limited(want, cx.options.limit);
 
   std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
-  const std::vector<const char*> starts = line_starts(p, end, want, threads, cx.options.limit != 0);
+  const std::vector<const char*> starts = line_starts(*cx.file, p, end, want, threads, cx.options.limit != 0);
   const std::size_t n = starts.size();
   if (format == Format::word2vec_text && n < want && n > 0 &&
       std::memchr(starts[n - 1], '\n', static_cast<std::size_t>(end - starts[n - 1])) == nullptr) {
@@ -239,9 +251,15 @@ Table read_text(const ReadContext& cx, Format format) {
   if (n < 2048) threads = 1;
   std::mutex mu;
   std::optional<RowError> first_error;
-  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+  // Words are copied out (one arena per thread) so that parsed pages of the map can be released as parsing goes.
+  std::vector<std::string> arenas(threads);
+  std::vector<std::uint64_t> word_at(has_word ? n : 0);
+  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
     std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
+    std::string& arena = arenas[thread];
+    std::size_t released = lo;
     for (std::size_t i = lo; i < hi; ++i) {
+      if (starts[i] - starts[released] > kReleaseBytes) cx.file->release(starts[released], starts[i]), released = i;
       const char* s = starts[i];
       const char* e = row_end(i);
       float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
@@ -252,18 +270,28 @@ Table read_text(const ReadContext& cx, Format format) {
         if (!first_error || first_error->row > i) first_error = std::move(err);
         return;  // the rest of this range cannot hold an earlier error
       }
-      if (has_word) words[i] = word;
+      if (has_word) {
+        word_at[i] = arena.size();
+        arena += word;
+        words[i] = std::string_view(nullptr, word.size());  // pointed into the arena below, once it stops growing
+      }
       if (dtype != DType::f32) {
         auto* d16 = reinterpret_cast<std::uint16_t*>(out) + i * dim;
         for (std::size_t k = 0; k < dim; ++k) d16[k] = dtype == DType::f16 ? f32_to_f16(buf[k]) : f32_to_bf16(buf[k]);
       }
     }
+    cx.file->release(starts[released], hi < n ? starts[hi] : end);
   });
   if (first_error)
     throw ParseError(name, first_line + first_error->row,
                      static_cast<std::uint64_t>(starts[first_error->row] - base) + first_error->column,
                      first_error->what);
 
+  // Chunk boundaries depend only on n and threads (parallel_for): row i's arena is its chunk's.
+  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
+    for (std::size_t i = lo; i < hi && has_word; ++i)
+      words[i] = std::string_view(arenas[thread]).substr(word_at[i], words[i].size());
+  });
   if (!has_word) {
     cx.report.rows_read = n;
     Table t;
