@@ -62,9 +62,10 @@ std::shared_ptr<const MappedFile> MappedFile::over(std::string_view bytes, std::
 void MappedFile::release(const char* from, const char* to) const {
   if (!mapped_ || to <= from) return;
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
-  const std::uintptr_t e = reinterpret_cast<std::uintptr_t>(to) / page * page;
-  if (e > b) (void)::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);  // advice: failure costs memory only
+  const char* b = from + (page - reinterpret_cast<std::uintptr_t>(from) % page) % page;  // whole pages only
+  const char* e = to - reinterpret_cast<std::uintptr_t>(to) % page;
+  if (e > b)  // advice: failure costs memory only
+    (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(e - b), MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

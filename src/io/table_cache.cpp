@@ -22,7 +22,7 @@ namespace {
 constexpr std::string_view kMagic = "LUMEN-TABLE-CACHE 1\n";
 constexpr std::size_t kFields = 12;
 constexpr std::size_t kHeaderBytes = 20 + kFields * 8;
-constexpr std::size_t kHeadBytes = 64 * 1024;
+constexpr std::size_t kHeadBytes = std::size_t{64} * 1024;
 
 std::uint64_t fnv64(const void* data, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull) {
   const auto* p = static_cast<const unsigned char*>(data);
