@@ -2,9 +2,9 @@
 // take the same time whatever the table's size.
 //
 // Files come from LUMEN_LOAD_DIR (bench/compare_load.py writes them there, the same files gensim reads):
-// text_24310x100.txt, text_100000x100.txt, text_50000x300.txt (about 140 MB), {small,large,tall}.{safetensors,npy} (10000x128, 10000x5120, 50000x1024).
-// Without it, this program writes its own (random values) to a temporary directory first.
-// Threads for parsing: LUMEN_BENCH_THREADS (default 1).
+// text_24310x100.txt, text_100000x100.txt, text_50000x300.txt (about 140 MB), {small,large,tall}.{safetensors,npy}
+// (10000x128, 10000x5120, 50000x1024). Without it, this program writes its own (random values) to a temporary directory
+// first. Threads for parsing: LUMEN_BENCH_THREADS (default 1).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
