@@ -1,4 +1,5 @@
 // lumen info TABLE: what a table file holds (format, V x d, storage, bytes, row norms, NaN/Inf, duplicates).
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -14,6 +15,14 @@ struct InfoArgs {
   bool json = false;
 };
 
+// How many rows with NaN/Inf the text output names (JSON names up to the Summary's bound).
+constexpr std::size_t kNamedInText = 5;
+
+// The values' type in the file: a dtype, or decimal text.
+std::string file_dtype_name(const io::LoadReport& r) {
+  return r.file_dtype ? std::string(dtype_name(*r.file_dtype)) : std::string("text");
+}
+
 int run_info(const InfoArgs& a) {
   if (a.json) Progress::set_enabled(false);
   io::LoadReport report;
@@ -28,6 +37,7 @@ int run_info(const InfoArgs& a) {
                         {"bytes", t.E.bytes()},
                         {"file_bytes", report.file_bytes},
                         {"mapped", report.mapped},
+                        {"from_cache", report.from_cache},
                         {"rows_read", report.rows_read},
                         {"duplicates", report.duplicates},
                         {"repaired_tokens", report.repaired_tokens},
@@ -36,6 +46,11 @@ int run_info(const InfoArgs& a) {
                         {"nan", s.nan},
                         {"inf", s.inf},
                         {"nonfinite_rows", s.nonfinite_rows}};
+    j["file_dtype"] = file_dtype_name(report);
+    nlohmann::json named = nlohmann::json::array();
+    for (std::size_t r : s.nonfinite_ids) named.push_back({{"id", r}, {"word", t.vocab.token(r)}});
+    j["nonfinite"] = std::move(named);  // the first rows holding NaN/Inf, in row order
+    j["nonfinite_truncated"] = s.nonfinite_ids.size() < s.nonfinite_rows;
     if (!report.tensor.empty()) j["tensor"] = report.tensor;
     if (!report.first_duplicate.empty()) j["first_duplicate"] = report.first_duplicate;
     print_json(j);
@@ -45,13 +60,26 @@ int run_info(const InfoArgs& a) {
   fmt::print("format      {}{}\n", t.format, report.tensor.empty() ? "" : fmt::format(" (tensor {})", report.tensor));
   fmt::print("rows (V)    {}\n", t.V());
   fmt::print("dim (d)     {}\n", t.d());
-  fmt::print("dtype       {}\n", dtype_name(t.E.dtype()));
-  fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(), report.mapped ? " (memory-mapped, not copied)" : "",
+  fmt::print("dtype       {} (file: {})\n", dtype_name(t.E.dtype()),
+             report.file_dtype ? file_dtype_name(report) : std::string("decimal text"));
+  fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(),
+             report.from_cache ? " (memory-mapped from the table cache, not parsed)"
+             : report.mapped   ? " (memory-mapped, not copied)"
+                               : "",
              report.file_bytes);
   fmt::print("row norm    min {:.6g}  median {:.6g}  max {:.6g}{}\n", s.norm_min, s.norm_median, s.norm_max,
              s.zero_rows ? fmt::format("  ({} zero rows)", s.zero_rows) : "");
   fmt::print("nan / inf   {} / {}{}\n", s.nan, s.inf,
              s.nonfinite_rows ? fmt::format("  (in {} rows, left out of the norms)", s.nonfinite_rows) : "");
+  if (s.nonfinite_rows != 0) {
+    std::string names;
+    const std::size_t shown = std::min(kNamedInText, s.nonfinite_ids.size());
+    for (std::size_t i = 0; i < shown; ++i)
+      names += fmt::format("{}'{}' (row {})", i ? ", " : "", t.vocab.token(s.nonfinite_ids[i]), s.nonfinite_ids[i]);
+    if (s.nonfinite_rows > shown)
+      names += fmt::format(" and {} more (--json names up to 1000)", s.nonfinite_rows - shown);
+    fmt::print("  rows      {}\n", names);
+  }
   fmt::print(
       "duplicates  {}{}\n", report.duplicates,
       report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");

@@ -34,6 +34,8 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   cmd.add_option("--tokenizer", args.tokenizer,
                  "Label rows by token and accept tokens as text (\" cat\" or \"\u2423cat\"): a tokenizer.json, GPT-2's "
                  "encoder.json, or their directory (default: a tokenizer.json beside a checkpoint; \"none\": off)");
+  cmd.add_option("--cache", args.cache,
+                 "Keep parsed text tables in DIR as mapped binaries; later opens map them (default: $LUMEN_CACHE)");
 }
 
 void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::string>& words,
@@ -117,6 +119,8 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
   o.tensor = args.tensor;
   o.vocab_path = args.vocab;
   o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
+  o.cache_dir = args.cache;
+  if (const char* env = std::getenv("LUMEN_CACHE"); o.cache_dir.empty() && env != nullptr) o.cache_dir = env;
   if (args.path.empty() || (args.path == "default" && !std::filesystem::exists(args.path))) {
     TableArgs d = args;  // the default table (docs/train.md): $LUMEN_DEFAULT_TABLE, else BUILD_DIR/default/brown.vec
     d.path = require_default_table();
@@ -126,6 +130,7 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
   }
   if (args.path == "toy" && !std::filesystem::exists(args.path)) return toy_table(args.limit, o.dtype);  // built in
   Table t = io::open_table(args.path, o, report);
+  for (const auto& w : report.warnings) fmt::print(stderr, "lumen: warning: {}\n", w);
   if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) {
     text::label_rows(t, *tok, args.limit != 0);
     tokenizer = std::move(tok);

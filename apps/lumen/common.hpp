@@ -25,6 +25,7 @@ struct TableArgs {
   std::string vocab;      // vocabulary file for .npy
   std::string unicode_errors = "strict";
   std::string tokenizer;  // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
+  std::string cache;      // --cache DIR (empty: $LUMEN_CACHE, else none): parsed text tables kept as mapped binaries
 };
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg

@@ -218,6 +218,7 @@ Table read_fasttext_bin(const ReadContext& cx) {
   const auto shared =
       std::make_shared<const FastTextModel>(FastTextModel::parse(cx.file->data(), cx.file->size(), cx.name(), cx.file));
   const FastTextModel& model = *shared;
+  if (model.nwords() == 0) throw ParseError(cx.name(), 0, 0, "the dictionary has no words; expected V >= 1 rows");
   const std::size_t n = limited(model.nwords(), cx.options.limit);
   Matrix E(n, model.dim(), DType::f32);
   std::vector<std::string_view> words(n);
@@ -226,6 +227,7 @@ Table read_fasttext_bin(const ReadContext& cx) {
     words[i] = model.word(i);
     model.word_vector(model.word(i), out + i * model.dim());
   }
+  cx.report.file_dtype = DType::f32;
   Table t = assemble(words, std::move(E), cx, [](std::size_t) { return Location{0, 0}; });
   if (cx.options.dtype != DType::f32) t.E = t.E.to(cx.options.dtype);
   t.subwords = shared;

@@ -1,6 +1,7 @@
 #include "io/mapped_file.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -13,7 +14,9 @@
 namespace lumen::io {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); the fstat below then
+  // refuses it like any other file that is not regular. On a regular file the flag changes nothing.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw IoError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -23,7 +26,13 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw IoError(fmt::format("cannot read {}: not a regular file", path));
+    throw IoError(fmt::format("cannot read {}: is {}, not a regular file", path,
+                              S_ISDIR(st.st_mode)    ? "a directory"
+                              : S_ISFIFO(st.st_mode) ? "a FIFO"
+                              : S_ISSOCK(st.st_mode) ? "a socket"
+                              : S_ISCHR(st.st_mode)  ? "a character device"
+                              : S_ISBLK(st.st_mode)  ? "a block device"
+                                                     : "a special file"));
   }
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;
@@ -48,6 +57,15 @@ std::shared_ptr<const MappedFile> MappedFile::over(std::string_view bytes, std::
   m->data_ = bytes.data() != nullptr ? bytes.data() : "";
   m->size_ = bytes.size();
   return m;
+}
+
+void MappedFile::release(const char* from, const char* to) const {
+  if (!mapped_ || to <= from) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const char* b = from + (page - reinterpret_cast<std::uintptr_t>(from) % page) % page;  // whole pages only
+  const char* e = to - reinterpret_cast<std::uintptr_t>(to) % page;
+  if (e > b)  // advice: failure costs memory only
+    (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(e - b), MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

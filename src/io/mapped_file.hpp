@@ -22,6 +22,11 @@ class MappedFile {
   std::size_t size() const { return size_; }
   std::string_view view() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
+  // Drops the pages lying wholly inside [from, to) from this process's resident memory once they are parsed
+  // (the kernel's page cache keeps them; touching them again reads them back unchanged, as the map is private
+  // and never written). Keeps a text table's peak memory at the table plus the pages in flight. No-op for
+  // over() maps, whose bytes belong to the caller.
+  void release(const char* from, const char* to) const;
 
  private:
   MappedFile() = default;

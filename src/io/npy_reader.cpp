@@ -95,6 +95,9 @@ Table read_npy(const ReadContext& cx) {
     throw ParseError(name, 0, hstart,
                      fmt::format("shape {} has {} dimensions; expected a 2-D (V, d) matrix", shape, dims.size()));
   const std::uint64_t V = dims[0], d = dims[1], esz = dtype_size(from);
+  if (V == 0 || d == 0)
+    throw ParseError(name, 0, hstart,
+                     fmt::format("shape {} is an empty table; expected V >= 1 rows and d >= 1 columns", shape));
   const std::uint64_t data_at = hstart + hlen, avail = size - data_at;
   if ((d != 0 && V > UINT64_MAX / d / esz) || V * d * esz != avail)
     throw ParseError(

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "io/readers.hpp"
+#include "io/table_cache.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/io/write.hpp"
 
@@ -70,6 +71,11 @@ Table open_mapped(std::shared_ptr<const MappedFile> file, const OpenOptions& opt
   const detail::ReadContext cx{file, options, report};
   const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
   Table t = read(cx, f);
+  // Each reader refuses an empty table where it reads the shape; this catches any path that did not.
+  if (t.E.rows() == 0 || t.E.cols() == 0)
+    throw ParseError(
+        file->path(), 0, 0,
+        fmt::format("an empty table ({} x {}); expected V >= 1 rows and d >= 1 columns", t.E.rows(), t.E.cols()));
   report.mapped = report.mapped && !t.E.owned();  // a reader may have copied after all (duplicates dropped)
   t.source = file->path();
   t.format = std::string(format_name(f));
@@ -113,7 +119,32 @@ Table open_table(const std::string& path, const OpenOptions& options) {
 }
 
 Table open_table(const std::string& path, const OpenOptions& options, LoadReport& report) {
-  return open_mapped(MappedFile::open(path), options, report);
+  auto file = MappedFile::open(path);
+  if (options.cache_dir.empty()) return open_mapped(file, options, report);
+  const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
+  if (f != Format::word2vec_text && f != Format::glove) return open_mapped(file, options, report);  // mapped anyway
+  // The conversion cache: map the entry if it was made from this very source, else parse and (re)write it.
+  struct stat st {};
+  const std::int64_t mtime_ns = ::stat(path.c_str(), &st) == 0
+                                    ? static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec
+                                    : -1;
+  const detail::Fingerprint fp = detail::fingerprint(*file, mtime_ns);
+  const std::string entry = detail::cache_entry_path(options.cache_dir, path, f, options);
+  report = LoadReport{};
+  if (auto cached = detail::read_cache_entry(entry, fp, report)) {
+    report.file_bytes = file->size();
+    report.from_cache = true;
+    cached->source = path;
+    cached->format = std::string(format_name(f));
+    return std::move(*cached);
+  }
+  Table t = open_mapped(file, options, report);
+  try {
+    detail::write_cache_entry(entry, fp, t, report);
+  } catch (const IoError& e) {
+    report.warnings.push_back(fmt::format("table cache not written, the table was parsed: {}", e.what()));
+  }
+  return t;
 }
 
 Table open_table_bytes(std::string_view bytes, const std::string& name, const OpenOptions& options,

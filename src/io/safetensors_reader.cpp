@@ -141,6 +141,11 @@ Table read_safetensors(const ReadContext& cx) {
   else
     throw InputError(
         fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", name, chosen->name, chosen->dtype));
+  if (chosen->shape[0] == 0 || chosen->shape[1] == 0)
+    throw ParseError(name, 0, 8,
+                     fmt::format("tensor '{}' has shape [{}, {}], an empty table; expected V >= 1 rows and d >= 1 "
+                                 "columns",
+                                 chosen->name, chosen->shape[0], chosen->shape[1]));
   cx.report.tensor = chosen->name;
   const std::size_t V = static_cast<std::size_t>(chosen->shape[0]), d = static_cast<std::size_t>(chosen->shape[1]);
   const std::size_t rows = limited(V, cx.options.limit);

@@ -9,7 +9,7 @@
 
 namespace lumen::io {
 
-Summary summarize(const Matrix& E, std::size_t threads) {
+Summary summarize(const Matrix& E, std::size_t threads, std::size_t max_named) {
   Summary s;
   const std::size_t V = E.rows(), d = E.cols();
   std::vector<double> norms(V, -1.0);  // -1: row has NaN/Inf
@@ -34,9 +34,13 @@ Summary summarize(const Matrix& E, std::size_t threads) {
   });
   std::vector<double> finite;
   finite.reserve(V);
-  for (double n : norms) {
-    if (n < 0) ++s.nonfinite_rows;
-    else finite.push_back(n);
+  for (std::size_t r = 0; r < V; ++r) {
+    if (norms[r] >= 0) {
+      finite.push_back(norms[r]);
+    } else {
+      ++s.nonfinite_rows;
+      if (s.nonfinite_ids.size() < max_named) s.nonfinite_ids.push_back(r);
+    }
   }
   s.zero_rows = static_cast<std::size_t>(std::count(finite.begin(), finite.end(), 0.0));
   if (!finite.empty()) {

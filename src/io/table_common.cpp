@@ -1,7 +1,7 @@
 // What the readers share: token checking, duplicate handling, vocabulary files, storage types.
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 
 #include "io/readers.hpp"
 #include "io/utf8.hpp"
@@ -63,19 +63,21 @@ Table assemble(const std::vector<std::string_view>& words, Matrix E, const ReadC
 
 std::vector<std::string> read_vocab_file(const std::string& path, std::size_t rows, std::size_t rows_in_file,
                                          const ReadContext& cx) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open vocabulary file {}: {}", path, std::strerror(errno)));
+  // Mapped like a table (a FIFO or a directory is refused at once, never waited on).
+  const auto file = MappedFile::open(path);
+  const ReadContext vc{MappedFile::over({}, path), cx.options, cx.report};
   std::vector<std::string> out;
-  out.reserve(rows);
-  std::string line;
+  out.reserve(std::min<std::size_t>(rows, file->size()));
+  const std::string_view all = file->view();
   std::uint64_t n = 0;
-  while (std::getline(in, line)) {
+  for (std::size_t p = 0; p < all.size();) {  // lines as std::getline sees them: a last line needs no '\n'
+    std::size_t e = all.find('\n', p);
+    if (e == std::string_view::npos) e = all.size();
+    std::string_view line = all.substr(p, e - p);
     ++n;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (out.size() < rows) {
-      ReadContext vc{MappedFile::over({}, path), cx.options, cx.report};
-      out.push_back(clean_token(line, vc, n, 0));
-    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (out.size() < rows) out.push_back(clean_token(line, vc, n, p));
+    p = e + 1;
   }
   // rows_in_file 0: the table's full length is unknown (a limited read): at least `rows` lines are needed.
   if (rows_in_file != 0 ? n != rows_in_file : n < rows)
@@ -89,6 +91,7 @@ std::size_t limited(std::size_t rows, std::size_t limit) { return limit != 0 && 
 
 Matrix view_or_convert(const ReadContext& cx, const void* data, std::size_t rows, std::size_t cols, DType from) {
   const DType to = cx.options.dtype;
+  cx.report.file_dtype = from;
   const bool aligned = reinterpret_cast<std::uintptr_t>(data) % dtype_size(from) == 0;
   Matrix view;
   if (aligned) {

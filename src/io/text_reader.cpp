@@ -13,6 +13,7 @@
 #include "io/readers.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/io/parse_float.hpp"
 
 namespace lumen::io::detail {
 
@@ -26,77 +27,6 @@ struct RowError {
   std::size_t column = 0;  // byte offset in the line
   std::string what;
 };
-
-// Exact powers of ten as doubles (10^22 is the largest exactly representable).
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// Parses one value at p (no leading space); returns the end, or nullptr if there is no number there.
-// The value is Python's float(text) (the correctly rounded double) rounded to float32, as gensim computes it.
-// Fast path (Clinger): up to 15 significant digits and |exponent| <= 22 make one exact operation on exact
-// operands, hence correctly rounded; anything else goes to std::from_chars.
-const char* parse_value(const char* p, const char* e, float& out) {
-  const char* q = p;
-  bool neg = false;
-  if (q < e && (*q == '-' || *q == '+')) neg = *q++ == '-';
-  std::uint64_t m = 0;
-  int digits = 0, e10 = 0;
-  bool any = false, exact = true;
-  for (; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
-    any = true;
-    if (digits < 15) {
-      m = m * 10 + static_cast<unsigned>(*q - '0');
-      digits += m != 0;
-    } else {
-      exact = false;
-    }
-  }
-  if (q < e && *q == '.') {
-    for (++q; q < e && static_cast<unsigned>(*q - '0') < 10; ++q) {
-      any = true;
-      if (digits < 15) {
-        m = m * 10 + static_cast<unsigned>(*q - '0');
-        digits += m != 0;
-        --e10;
-      } else {
-        exact = false;
-      }
-    }
-  }
-  if (any && q < e && (*q == 'e' || *q == 'E')) {
-    const char* x = q + 1;
-    bool eneg = false;
-    if (x < e && (*x == '-' || *x == '+')) eneg = *x++ == '-';
-    int ev = 0;
-    const char* xd = x;
-    for (; x < e && static_cast<unsigned>(*x - '0') < 10; ++x) ev = std::min(ev * 10 + (*x - '0'), 100000);
-    if (x == xd) {
-      exact = false;  // "1e" is not a number: let from_chars decide what it reads
-    } else {
-      e10 += eneg ? -ev : ev;
-      q = x;
-    }
-  }
-  if (any && exact && e10 >= -22 && e10 <= 22) {
-    double v = static_cast<double>(m);
-    v = e10 < 0 ? v / kPow10[-e10] : v * kPow10[e10];
-    out = static_cast<float>(neg ? -v : v);
-    return q;
-  }
-  // Slow path: long mantissas, big exponents, nan, inf.
-  const char* s = p;
-  if (s < e && *s == '+') ++s;  // Python's float() takes a leading '+'; from_chars does not
-  if (s < e && (*s == '+' || (*s == '-' && s != p))) return nullptr;
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(s, e, v, std::chars_format::general);
-  if (ec == std::errc::invalid_argument) return nullptr;
-  if (ec == std::errc::result_out_of_range) {  // overflow to +-inf, underflow to 0, as float() does
-    std::string tok(s, static_cast<std::size_t>(ptr - s));
-    v = std::strtod(tok.c_str(), nullptr);
-  }
-  out = static_cast<float>(v);
-  return ptr;
-}
 
 // One row: [word] then dim values, separated by spaces or tabs, trailing whitespace ignored.
 std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, std::size_t dim, float* out,
@@ -120,7 +50,7 @@ std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, s
                       fmt::format("expected {} values{}, found {}", dim, has_word ? " after the word" : "", k)};
     if ((has_word || k > 0) && p == before)
       return RowError{0, static_cast<std::size_t>(p - b), fmt::format("expected a space before value {}", k + 1)};
-    const char* q = parse_value(p, e, out[k]);
+    const char* q = parse_float(p, e, out[k]);
     if (q == nullptr || (q < e && !is_sep(*q))) {
       const char* t = p;
       while (t < e && !is_sep(*t)) ++t;
@@ -173,6 +103,53 @@ std::size_t count_fields(const char* s, const char* e) {
   return n;
 }
 
+// Where the rows start: every line from p up to the last one holding anything but blanks (trailing blank lines
+// end the table; blank lines before that are rows, and errors), at most `want` of them. A large file is scanned
+// in parallel, one byte range per thread, each taking the lines that start in it; `stop_early` (--limit) scans
+// serially and stops at `want`.
+// Bytes parsed between two releases of the mapped text (MappedFile::release): the buffer loading holds per thread.
+constexpr std::ptrdiff_t kReleaseBytes = 8 << 20;
+
+std::vector<const char*> line_starts(const MappedFile& file, const char* p, const char* end, std::size_t want,
+                                     std::size_t threads, bool stop_early) {
+  const char* last = end;  // one past the last byte that is not blank
+  while (last > p && (is_space(last[-1]) || last[-1] == '\n')) --last;
+  const auto next_line = [last](const char* q) {
+    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(last - q)));
+    return nl != nullptr ? nl + 1 : last;
+  };
+  std::vector<const char*> starts;
+  const auto bytes = static_cast<std::size_t>(last - p);
+  if (threads <= 1 || stop_early || bytes < (std::size_t{1} << 20)) {
+    const char* released = p;
+    for (const char* q = p; q < last && starts.size() < want; q = next_line(q)) {
+      starts.push_back(q);
+      if (q - released > kReleaseBytes) file.release(released, q), released = q;
+    }
+    file.release(released, starts.empty() ? p : starts.back());
+    return starts;  // (with --limit N the scan stops after N rows)
+  }
+  std::vector<std::vector<const char*>> parts(threads);
+  parallel_for(threads, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+    for (std::size_t k = lo; k < hi; ++k) {
+      const char* b = p + bytes / threads * k;
+      const char* e = k + 1 == threads ? last : p + bytes / threads * (k + 1);
+      const char* q = b == p || b[-1] == '\n' ? b : next_line(b);
+      for (const char* released = q; q < e; q = next_line(q)) {
+        parts[k].push_back(q);
+        if (q - released > kReleaseBytes) file.release(released, q), released = q;
+      }
+      file.release(b, std::min(q, e));
+    }
+  });
+  std::size_t total = 0;
+  for (const auto& part : parts) total += part.size();
+  starts.reserve(total);
+  for (const auto& part : parts) starts.insert(starts.end(), part.begin(), part.end());
+  if (starts.size() > want) starts.resize(want);
+  return starts;
+}
+
 }  // namespace
 
 Table read_text(const ReadContext& cx, Format format) {
@@ -199,10 +176,12 @@ Table read_text(const ReadContext& cx, Format format) {
     p = nl != nullptr ? nl + 1 : end;
     first_line = 2;
     const auto rest = static_cast<std::uint64_t>(end - p);
-    if (*d == 0 && *rows != 0) throw ParseError(name, 1, 0, fmt::format("header says dim 0; expected dim >= 1"));
+    // An empty table (V = 0 or d = 0) is refused here, as by every reader: nothing downstream can use one.
+    if (*d == 0) throw ParseError(name, 1, 0, "header says dim 0; expected dim >= 1");
+    if (*rows == 0) throw ParseError(name, 1, 0, "header says 0 rows; expected a table of at least one row");
     // Nothing is allocated from the header's numbers: rows are counted in the file (a claim of 10^12 rows ends
     // in "the file has n"), and d is checked against the bytes there are before any row is sized by it.
-    if (*d > rest / 2 && *rows != 0)
+    if (*d > rest / 2)
       throw ParseError(name, 1, 0,
                        fmt::format("header claims {} values per row, but only {} bytes follow; the header or the file "
                                    "is wrong",
@@ -212,18 +191,21 @@ Table read_text(const ReadContext& cx, Format format) {
   }
   want = limited(want, cx.options.limit);
 
-  // Line starts (and ends) of the rows to read.
-  std::vector<const char*> starts;
-  if (format == Format::word2vec_text)
-    starts.reserve(std::min<std::size_t>(want, static_cast<std::size_t>(end - p) / (2 * dim + 1) + 1));
-  for (const char* q = p; q < end && starts.size() < want;) {
-    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
-    const char* le = nl != nullptr ? nl : end;
-    if (blank(q, le) && blank(le, end)) break;  // trailing blank lines end the table
-    starts.push_back(q);
-    q = nl != nullptr ? nl + 1 : end;
-  }
+  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
+  const std::vector<const char*> starts = line_starts(*cx.file, p, end, want, threads, cx.options.limit != 0);
   const std::size_t n = starts.size();
+  if (format == Format::word2vec_text && n < want && n > 0 &&
+      std::memchr(starts[n - 1], '\n', static_cast<std::size_t>(end - starts[n - 1])) == nullptr) {
+    // Cut inside the last row (no newline ends it): name that line, with the row's own complaint if it has one.
+    const char* s = starts[n - 1];
+    std::vector<float> tmp(dim);
+    std::string_view word;
+    const auto err = parse_row(s, end, true, dim, tmp.data(), word);
+    throw ParseError(name, first_line + n - 1, static_cast<std::uint64_t>(s - base) + (err ? err->column : 0),
+                     fmt::format("{}the file ends inside this line: the header promises {} rows, the file has {} "
+                                 "(truncated?)",
+                                 err ? err->what + "; " : std::string(), want, n));
+  }
   if (format == Format::word2vec_text && n < want)
     throw ParseError(
         name, first_line + n, static_cast<std::uint64_t>(end - base),
@@ -241,19 +223,24 @@ Table read_text(const ReadContext& cx, Format format) {
   }
 
   // Validate before allocating: a row shorter than d values can hold (a word, then space and digit per value)
-  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d).
+  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d). The error
+  // reported is still the file's first: the rows before the short one are parsed (one row of scratch) for theirs.
   const std::size_t min_len = has_word ? 2 * dim + 1 : 2 * dim - 1;
+  const auto row_end = [&](std::size_t i) {
+    if (i + 1 < n) return starts[i + 1] - 1;  // the '\n' ending row i
+    const auto* nl = static_cast<const char*>(std::memchr(starts[i], '\n', static_cast<std::size_t>(end - starts[i])));
+    return nl != nullptr ? nl : end;
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    const char* s = starts[i];
-    const std::size_t avail = static_cast<std::size_t>((i + 1 < n ? starts[i + 1] : end) - s);
-    if (avail >= min_len) continue;
+    if (static_cast<std::size_t>(row_end(i) - starts[i]) + 1 >= min_len) continue;
     std::vector<float> tmp(dim);
     std::string_view word;
-    const char* e = i + 1 < n ? starts[i + 1] - 1 : s + avail;
-    if (e > s && e[-1] == '\n') --e;
-    auto err = parse_row(s, e, has_word, dim, tmp.data(), word);
-    if (!err) err = RowError{0, 0, fmt::format("expected {} values", dim)};
-    throw ParseError(name, first_line + i, static_cast<std::uint64_t>(s - base) + err->column, err->what);
+    for (std::size_t j = 0; j <= i; ++j) {
+      auto err = parse_row(starts[j], row_end(j), has_word, dim, tmp.data(), word);
+      if (!err && j == i) err = RowError{0, 0, fmt::format("expected {} values", dim)};
+      if (err)
+        throw ParseError(name, first_line + j, static_cast<std::uint64_t>(starts[j] - base) + err->column, err->what);
+    }
   }
 
   // E (n, d) in the storage type; rows are parsed to f32 then rounded when stored narrower.
@@ -261,18 +248,20 @@ Table read_text(const ReadContext& cx, Format format) {
   Matrix E(n, dim, dtype);
   std::byte* out = E.mutable_data();
   std::vector<std::string_view> words(has_word ? n : 0);
-  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
   if (n < 2048) threads = 1;
   std::mutex mu;
   std::optional<RowError> first_error;
-  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
+  // Words are copied out (one arena per thread) so that parsed pages of the map can be released as parsing goes.
+  std::vector<std::string> arenas(threads);
+  std::vector<std::uint64_t> word_at(has_word ? n : 0);
+  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
     std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
+    std::string& arena = arenas[thread];
+    std::size_t released = lo;
     for (std::size_t i = lo; i < hi; ++i) {
+      if (starts[i] - starts[released] > kReleaseBytes) cx.file->release(starts[released], starts[i]), released = i;
       const char* s = starts[i];
-      const char* e = i + 1 < n ? starts[i + 1] - 1 : [&] {
-        auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
-        return nl != nullptr ? nl : end;
-      }();
+      const char* e = row_end(i);
       float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
       std::string_view word;
       if (auto err = parse_row(s, e, has_word, dim, dst, word)) {
@@ -281,18 +270,28 @@ Table read_text(const ReadContext& cx, Format format) {
         if (!first_error || first_error->row > i) first_error = std::move(err);
         return;  // the rest of this range cannot hold an earlier error
       }
-      if (has_word) words[i] = word;
+      if (has_word) {
+        word_at[i] = arena.size();
+        arena += word;
+        words[i] = std::string_view(nullptr, word.size());  // pointed into the arena below, once it stops growing
+      }
       if (dtype != DType::f32) {
         auto* d16 = reinterpret_cast<std::uint16_t*>(out) + i * dim;
         for (std::size_t k = 0; k < dim; ++k) d16[k] = dtype == DType::f16 ? f32_to_f16(buf[k]) : f32_to_bf16(buf[k]);
       }
     }
+    cx.file->release(starts[released], hi < n ? starts[hi] : end);
   });
   if (first_error)
     throw ParseError(name, first_line + first_error->row,
                      static_cast<std::uint64_t>(starts[first_error->row] - base) + first_error->column,
                      first_error->what);
 
+  // Chunk boundaries depend only on n and threads (parallel_for): row i's arena is its chunk's.
+  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
+    for (std::size_t i = lo; i < hi && has_word; ++i)
+      words[i] = std::string_view(arenas[thread]).substr(word_at[i], words[i].size());
+  });
   if (!has_word) {
     cx.report.rows_read = n;
     Table t;

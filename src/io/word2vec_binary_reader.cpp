@@ -44,9 +44,11 @@ Table read_word2vec_binary(const ReadContext& cx) {
   }
   std::size_t pos = static_cast<std::size_t>(nl - base) + 1;
   const std::uint64_t rest = size - pos;
-  if (dim == 0 && rows != 0) throw ParseError(name, 1, 0, "header says dim 0; expected dim >= 1");
+  // An empty table (V = 0 or d = 0) is refused, as by every reader.
+  if (dim == 0) throw ParseError(name, 1, 0, "header says dim 0; expected dim >= 1");
+  if (rows == 0) throw ParseError(name, 1, 0, "header says 0 rows; expected a table of at least one row");
   // Validate before allocating: each row needs at least a 1-byte word, a space and 4*d bytes.
-  if (rows != 0 && (dim > rest / 4 || rows > rest / (4 * dim + 2)))
+  if (dim > rest / 4 || rows > rest / (4 * dim + 2))
     throw ParseError(name, 1, 0,
                      fmt::format("header claims {} rows of {} float32, but only {} bytes follow (each row needs at "
                                  "least {}); the header or the file is wrong",
@@ -79,6 +81,7 @@ Table read_word2vec_binary(const ReadContext& cx) {
     std::memcpy(out + i * d, base + vec, row_bytes);  // little-endian float32, as on x86
     pos = vec + row_bytes;
   }
+  cx.report.file_dtype = DType::f32;
   Table t = assemble(words, std::move(E), cx, [&](std::size_t i) { return Location{0, offsets[i]}; });
   if (cx.options.dtype != DType::f32) t.E = t.E.to(cx.options.dtype);
   return t;

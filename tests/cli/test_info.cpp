@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace {
@@ -79,6 +80,80 @@ TEST(CliInfo, CountsNanInfAndDuplicates) {
   EXPECT_DOUBLE_EQ(j["norm"]["max"].get<double>(), 5.0);
   EXPECT_NE(r.err.find("1 duplicate word"), std::string::npos) << r.err;
   std::filesystem::remove(p);
+}
+
+// The rows holding NaN/Inf are named (the first few in text, all up to a bound in JSON), and the file's stored
+// dtype is shown beside the one lumen computes in.
+TEST(CliInfo, NamesNonFiniteRowsAndTheFileDtype) {
+  const std::string p = write_tmp("lumen-info-nan-rows.txt", "4 2\na nan 1\nb 3 4\nc 1 inf\nd 1 1\n");
+  CliRun r = lumen("info " + p + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["nonfinite"].size(), 2u) << r.out;
+  EXPECT_EQ(j["nonfinite"][0]["word"], "a");
+  EXPECT_EQ(j["nonfinite"][1]["word"], "c");
+  EXPECT_EQ(j["nonfinite"][1]["id"], 2);
+  EXPECT_EQ(j["nonfinite_truncated"], false);
+  EXPECT_EQ(j["file_dtype"], "text");
+  r = lumen("info " + p);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("'a' (row 0), 'c' (row 2)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dtype       f32 (file: decimal text)"), std::string::npos) << r.out;
+  // many such rows: the text names five and counts the rest
+  std::string many = "8 1\n";
+  for (int i = 0; i < 8; ++i) many += "w" + std::to_string(i) + " nan\n";
+  const std::string m = write_tmp("lumen-info-nan-many.txt", many);
+  r = lumen("info " + m);
+  EXPECT_NE(r.out.find("'w4' (row 4) and 3 more"), std::string::npos) << r.out;
+  // an f16 .npy is f16 in the file, f32 in lumen
+  std::string h = "{'descr': '<f2', 'fortran_order': False, 'shape': (1, 2), }";
+  while ((10 + h.size() + 1) % 64 != 0) h.push_back(' ');
+  h.push_back('\n');
+  std::string npy = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(h.size()) + '\0' + h;
+  npy += std::string("\x00\x3c\x00\xc0", 4);
+  const std::string n = write_tmp("lumen-info-f16.npy", npy);
+  r = lumen("info " + n + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["dtype"], "f32");
+  EXPECT_EQ(j["file_dtype"], "f16");
+  for (auto& f : {p, m, n}) std::filesystem::remove(f);
+}
+
+// A FIFO given as a table is refused at once (exit 1), never waited on.
+TEST(CliInfo, FifoIsRefusedNotWaitedOn) {
+  const auto fifo = std::filesystem::temp_directory_path() / "lumen-info-fifo.vec";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  lumen_cli::CliOptions o;
+  o.timeout_s = 10;
+  const CliRun r = lumen_cli::run_cli("info " + fifo.string(), o);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("a FIFO, not a regular file"), std::string::npos) << r.err;
+  std::filesystem::remove(fifo);
+}
+
+// --cache DIR (or LUMEN_CACHE): the second open maps what the first parsed; an unwritable cache only warns.
+TEST(CliInfo, CacheOptionAndEnvironment) {
+  const auto dir = std::filesystem::temp_directory_path() / "lumen-info-cache";
+  std::filesystem::remove_all(dir);
+  const std::string p = write_tmp("lumen-info-cached.vec", "2 2\na 1 2\nb 3 4\n");
+  CliRun r = lumen("info " + p + " --json --cache " + dir.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["from_cache"], false);
+  lumen_cli::CliOptions env;
+  env.env = "LUMEN_CACHE=" + dir.string();
+  r = lumen_cli::run_cli("info " + p + " --json", env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["from_cache"], true);
+  EXPECT_EQ(j["rows"], 2);
+  const std::string blocker = write_tmp("lumen-info-cache-blocker", "x");
+  r = lumen("info " + p + " --cache " + blocker + "/sub");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("lumen: warning: table cache not written"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+  for (auto& f : {p, blocker}) std::filesystem::remove(f);
 }
 
 TEST(CliInfo, BadTablesExitOneWithWhere) {

@@ -221,6 +221,45 @@ TEST(Npy, BadInput) {
   expect_error("\x93NUMPY", "expected the .npy magic", {.format = Format::npy});
 }
 
+// An .npy of shape (3, 0) used to open as a table with no columns (and convert into a file lumen then refused).
+TEST(Npy, EmptyShapesAreRefused) {
+  expect_error(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 0), }", ""),
+               "shape (3, 0) is an empty table");
+  expect_error(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", ""),
+               "shape (0, 3) is an empty table");
+}
+
+TEST(Safetensors, EmptyShapesAreRefused) {
+  expect_error(safetensors_bytes({{"wte.weight", tensor("F32", {3, 0}, 0, 0)}}, ""), "shape [3, 0], an empty table");
+  expect_error(safetensors_bytes({{"wte.weight", tensor("F16", {0, 4}, 0, 0)}}, ""), "shape [0, 4], an empty table");
+}
+
+TEST(Word2VecBinary, EmptyTablesAreRefused) {
+  expect_error("0 4\n", "header says 0 rows");
+  expect_error(std::string("1 0\nw \n"), "dim 0");
+}
+
+// `lumen info` reports the type the values have in the file beside the one lumen computes in.
+TEST(LoadReport, FileDtypeIsWhatTheFileStores) {
+  ScratchDir dir;
+  LoadReport r;
+  open_table(dir.write("h.npy", npy_bytes("{'descr': '<f2', 'fortran_order': False, 'shape': (1, 2), }",
+                                          std::string("\x00\x3c\x00\xc0", 4))),
+             {}, r);
+  ASSERT_TRUE(r.file_dtype.has_value());
+  EXPECT_EQ(*r.file_dtype, DType::f16);
+  open_table(dir.write("b.safetensors", safetensors_bytes({{"wte.weight", tensor("BF16", {1, 2}, 0, 4)}},
+                                                          std::string("\x80\x3f\x00\xc0", 4))),
+             {}, r);
+  ASSERT_TRUE(r.file_dtype.has_value());
+  EXPECT_EQ(*r.file_dtype, DType::bf16);
+  open_table(formats_dir() + "/euclidean_vectors.bin", {}, r);
+  ASSERT_TRUE(r.file_dtype.has_value());
+  EXPECT_EQ(*r.file_dtype, DType::f32);
+  open_table(dir.write("t.txt", "1 2\nw 1 2\n"), {}, r);
+  EXPECT_FALSE(r.file_dtype.has_value());  // decimal text
+}
+
 // ---- fastText .bin
 TEST(FastTextBin, EveryTruncationIsAParseError) {
   const std::string full = read_all(formats_dir() + "/crime-and-punishment.bin");

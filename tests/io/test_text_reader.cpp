@@ -75,8 +75,33 @@ TEST(TextReader, BadHeader) {
   expect_parse_error("2 0\nx\ny\n", 1, "dim 0", o);
 }
 
+// A table with no rows or no columns is refused by every reader (it used to open, and convert, as V = 0).
+TEST(TextReader, EmptyTablesAreRefused) {
+  expect_parse_error("0 5\n", 1, "header says 0 rows");
+  expect_parse_error("0 0\n", 1, "dim 0");
+  OpenOptions o;
+  o.format = Format::glove;
+  expect_parse_error("\n\n", 1, "no rows", o);
+}
+
+// Line numbers are the file's own: blank lines count, and a file cut inside a row names that row's line.
+TEST(TextReader, LineNumbersAreTheFilesOwn) {
+  expect_parse_error("2 2\n\na 1 2\n", 2, "an empty line");
+  expect_parse_error("3 2\na 1 2\nb 1 2\n\n", 4, "the header promises 3 rows, the file has 2");
+  // the first error in the file, even when a later row is the short one checked before allocating
+  expect_parse_error("3 2\n 1 2\nb 1 2\nc 1\n", 2, "a leading space");
+  OpenOptions g;
+  g.format = Format::glove;
+  expect_parse_error("a 1 2\n\nb 1 2\n", 2, "an empty line", g);
+  // cut inside row 3 (line 4): that line is named, not the line after the end
+  expect_parse_error("3 2\na 1 2\nb 3 4\nc 5", 4, "expected 2 values after the word, found 1");
+  expect_parse_error("4 2\na 1 2\nb 3 4\nc 5 6", 4, "the file ends inside this line");
+  expect_parse_error("3 2\na 1 2\nb 3 4\nc", 4, "found 0");
+}
+
 TEST(TextReader, TruncatedFileNamesTheLine) {
   expect_parse_error("3 2\na 1 2\nb 3 4\n", 4, "the header promises 3 rows, the file has 2");
+  expect_parse_error("3 2\na 1 2\nb 3", 3, "expected 2 values after the word, found 1");
 }
 
 TEST(TextReader, RowLengthChecked) {
@@ -143,6 +168,21 @@ TEST(TextReader, NanAndInfAreKeptAndCounted) {
   const Table big = open_table(dir.write("b.txt", "1 2\na 1e39 1e-50\n"));
   EXPECT_TRUE(std::isinf(big.E.at(0, 0)));
   EXPECT_EQ(big.E.at(0, 1), 0.0f);
+}
+
+// `lumen info` names the rows holding NaN/Inf: the first max_named of them, in row order, at any thread count.
+TEST(Summary, NamesTheFirstNonFiniteRowsUpToTheBound) {
+  Matrix E(5000, 3, DType::f32);
+  auto v = E.f32_mut();
+  for (std::size_t r = 0; r < 5000; ++r)
+    for (std::size_t c = 0; c < 3; ++c) v[r * 3 + c] = r % 7 == 3 ? std::nanf("") : 1.0f;
+  for (std::size_t threads : {1u, 2u, 4u}) {
+    const Summary s = summarize(E, threads, 10);
+    EXPECT_EQ(s.nonfinite_rows, 714u);
+    ASSERT_EQ(s.nonfinite_ids.size(), 10u);
+    for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(s.nonfinite_ids[i], 3 + 7 * i);
+  }
+  EXPECT_EQ(summarize(E, 2).nonfinite_ids.size(), 714u);  // under the default bound: all of them
 }
 
 TEST(TextReader, DuplicatesKeepTheFirstAndAreCounted) {

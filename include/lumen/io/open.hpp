@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/table.hpp"
@@ -26,17 +27,24 @@ struct OpenOptions {
   std::string vocab_path;        // npy: one token per line (empty: rows named by id)
   UnicodeErrors unicode_errors = UnicodeErrors::strict;
   std::size_t threads = 0;  // text parsing threads (0: lumen::default_threads())
+  // Text tables: keep the parsed table in this directory as a mapped binary with a fingerprint of the source, and
+  // map it on later opens (empty: no cache). Stale or damaged entries are rebuilt; an unwritable directory
+  // leaves a warning in LoadReport::warnings and the table parsed as usual.
+  std::string cache_dir;
 };
 
 // What happened while reading, beyond the table itself (for `lumen info` and warnings).
 struct LoadReport {
-  std::size_t rows_read = 0;        // rows parsed from the file (before duplicates were dropped)
-  std::size_t duplicates = 0;       // rows dropped because the same word came earlier (the first is kept)
-  std::string first_duplicate;      // the first such word
-  std::size_t repaired_tokens = 0;  // tokens whose invalid UTF-8 was replaced or dropped (--unicode-errors)
-  bool mapped = false;              // E borrows the memory-mapped file (nothing copied)
-  std::uint64_t file_bytes = 0;     // size of the file read
-  std::string tensor;               // safetensors: the tensor read
+  std::size_t rows_read = 0;          // rows parsed from the file (before duplicates were dropped)
+  std::size_t duplicates = 0;         // rows dropped because the same word came earlier (the first is kept)
+  std::string first_duplicate;        // the first such word
+  std::size_t repaired_tokens = 0;    // tokens whose invalid UTF-8 was replaced or dropped (--unicode-errors)
+  bool mapped = false;                // E borrows the memory-mapped file (nothing copied)
+  std::uint64_t file_bytes = 0;       // size of the file read
+  std::optional<DType> file_dtype;    // how the values are stored in the file (nullopt: decimal text)
+  std::string tensor;                 // safetensors: the tensor read
+  bool from_cache = false;            // mapped from an entry of OpenOptions::cache_dir instead of parsed
+  std::vector<std::string> warnings;  // what the caller should tell the user (e.g. the cache was not written)
 };
 
 // Detects the format from the first bytes of the file (and its size), not its extension.

@@ -1,6 +1,7 @@
 #pragma once
 // What `lumen info` shows about a table's values: row norms and non-finite values.
 #include <cstddef>
+#include <vector>
 
 #include "lumen/core/matrix.hpp"
 
@@ -11,9 +12,11 @@ struct Summary {
   std::size_t zero_rows = 0;                           // rows whose norm is 0
   std::size_t nan = 0, inf = 0;                        // non-finite values in E
   std::size_t nonfinite_rows = 0;                      // rows holding any (left out of the norms)
+  std::vector<std::size_t> nonfinite_ids;              // the first of those rows (at most max_named), in order
 };
 
-// One pass over E (V,d), in parallel (threads 0: lumen::default_threads()).
-Summary summarize(const Matrix& E, std::size_t threads = 0);
+// One pass over E (V,d), in parallel (threads 0: lumen::default_threads()). Names at most `max_named` of the
+// rows holding NaN/Inf, so a table of NaNs does not make a report as long as the table.
+Summary summarize(const Matrix& E, std::size_t threads = 0, std::size_t max_named = 1000);
 
 }  // namespace lumen::io
