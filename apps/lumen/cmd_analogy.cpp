@@ -2,6 +2,8 @@
 // most_similar(positive=[B, C], negative=[A])) or 3CosMul (most_similar_cosmul). The three input words are
 // excluded from the answers, as the standard evaluation does; --no-exclude shows the raw ranking, where the
 // nearest word is very often an input. No words on the command line: one question "A B C [D]" per stdin line.
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <optional>
 #include <sstream>
@@ -11,6 +13,8 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
+#include "option_checks.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -37,11 +41,15 @@ Question parse_question(const std::vector<std::string>& w, const std::string& wh
   return {w[0], w[1], w[2], w.size() == 4 ? w[3] : ""};
 }
 
-int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o, bool json) {
+int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o,
+           std::size_t rows, bool json) {
   const Id a = t.vocab.require(q.a), b = t.vocab.require(q.b), c = t.vocab.require(q.c);
   std::optional<Id> expected;
   if (!q.expect.empty()) expected = t.vocab.require(q.expect);
   const auto r = search::analogy(s, a, b, c, o, expected);
+  for (const auto& [w, id] : {std::pair{q.a, a}, std::pair{q.b, b}, std::pair{q.c, c}})
+    if (!std::isfinite(s.norm(id)))
+      fmt::print(stderr, "lumen: note: '{}' has NaN or Inf in its row: every score is nan\n", w);
   if (json) {
     nlohmann::json answers = nlohmann::json::array();
     for (const auto& n : r.answers)
@@ -52,7 +60,9 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
                         {"c", q.c},
                         {"method", search::analogy_method_name(o.method)},
                         {"exclude_inputs", o.exclude_inputs},
+                        {"k", std::min(o.k, rows)},
                         {"answers", answers}};
+    if (o.k > rows) j["k_requested"] = o.k;
     if (expected) {
       j["expected"] = q.expect;
       j["rank"] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
@@ -67,7 +77,7 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
   for (std::size_t i = 0; i < r.answers.size(); ++i) {
     const Id id = r.answers[i].id;
     const bool input = id == a || id == b || id == c;
-    fmt::print("  {:>3}  {:<{}}  {:>9.6f}{}\n", i + 1, t.vocab.token(id), width, r.answers[i].score,
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}{}\n", i + 1, t.vocab.token(id), width, shown(r.answers[i].score),
                input ? "  (an input word)" : "");
   }
   if (expected) {
@@ -82,7 +92,9 @@ Action setup(CLI::App& cmd) {
   add_table_options(cmd, a->table);
   cmd.add_option("words", a->words, "A B C: A is to B as C is to ? (none: one question 'A B C [D]' per stdin line)");
   cmd.add_option("--method", a->method, "add (3CosAdd) or mul (3CosMul)")->capture_default_str();
-  cmd.add_option("-k", a->k, "Answers to show")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-k", a->k, "Answers to show (more than the rows: all of them)")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd.add_flag("--no-exclude", a->no_exclude, "Keep A, B and C among the answers (the raw ranking)");
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
   cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
@@ -121,10 +133,13 @@ Action setup(CLI::App& cmd) {
     }
     const Table t = load_table(a->table);
     const search::Searcher s(t);
+    const std::size_t rows = o.restrict_rows == 0 ? t.V() : std::min(o.restrict_rows, t.V());
+    if (o.k > rows)  // the library answers with every row; said once, never an allocation of k entries
+      fmt::print(stderr, "lumen: note: -k {} is more than the {} rows searched: showing them all\n", o.k, rows);
     int code = kOk;
     for (const auto& q : questions) {
       try {
-        answer(t, s, q, o, a->json);
+        answer(t, s, q, o, rows, a->json);
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;  // in a batch, an unknown word fails its own question only

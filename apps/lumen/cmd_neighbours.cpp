@@ -1,6 +1,8 @@
 // lumen neighbours TABLE WORD...: the k nearest rows to a word (cosine, dot or euclidean), exact by a streaming
 // pass (or GEMM for batches), or approximate through an HNSW index with --approx. The word itself is left out,
 // as gensim's most_similar does (--keep-query keeps it). No word on the command line: one per line on stdin.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
@@ -12,6 +14,8 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/search/hnsw.hpp"
 #include "lumen/search/searcher.hpp"
+#include "option_checks.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -31,7 +35,8 @@ struct NeighboursArgs {
 
 nlohmann::json neighbours_json(const Table& t, const std::vector<search::Neighbour>& ns) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& n : ns) out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+  for (const auto& n : ns)
+    out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});  // NaN: null
   return out;
 }
 
@@ -42,14 +47,17 @@ void print_text(const Table& t, const std::string& word, search::Metric m, bool 
   std::size_t width = 5;
   for (const auto& n : ns) width = std::max(width, t.vocab.token(n.id).size());
   for (std::size_t i = 0; i < ns.size(); ++i)
-    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, ns[i].score, ns[i].id);
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, shown(ns[i].score),
+               ns[i].id);
 }
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<NeighboursArgs>();
   add_table_options(cmd, a->table);
   cmd.add_option("words", a->words, "Words to look up (none: one per line on stdin)");
-  cmd.add_option("-k", a->k, "Neighbours per word")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-k", a->k, "Neighbours per word (more than the rows: all of them)")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean")->capture_default_str();
   cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)");
   cmd.add_flag("--approx", a->approx, "Approximate search through an HNSW graph (built now unless --index names one)");
@@ -72,6 +80,13 @@ Action setup(CLI::App& cmd) {
     if (a->json) Progress::set_enabled(false);
     const Table t = load_table(a->table);
     const search::Searcher s(t);
+    // A k beyond the rows searched shows them all: said once, never an allocation of k entries.
+    const std::size_t rows = a->restrict_rows == 0 ? t.V() : std::min(a->restrict_rows, t.V());
+    const std::size_t asked = a->k;
+    if (a->k > rows) {
+      a->k = rows;
+      fmt::print(stderr, "lumen: note: -k {} is more than the {} rows searched: showing them all\n", asked, rows);
+    }
 
     std::optional<search::HnswIndex> index;
     if (a->approx) {
@@ -126,19 +141,24 @@ Action setup(CLI::App& cmd) {
 
     int code = kOk;
     for (std::size_t i = 0; i < a->words.size(); ++i) {
+      if (ids[i] && !std::isfinite(s.norm(*ids[i])))
+        fmt::print(stderr, "lumen: note: '{}' has NaN or Inf in its row: every score is nan\n", a->words[i]);
       if (!ids[i]) {
         code = kInputError;
         if (a->json) print_json({{"query", a->words[i]}, {"error", errors[i]}});
         else fmt::print(stderr, "lumen: {}\n", errors[i]);
         continue;
       }
-      if (a->json)
-        print_json({{"query", a->words[i]},
-                    {"id", *ids[i]},
-                    {"metric", search::metric_name(metric)},
-                    {"approx", a->approx},
-                    {"neighbours", neighbours_json(t, results[i])}});
-      else print_text(t, a->words[i], metric, a->approx, results[i]);
+      if (a->json) {
+        nlohmann::json j = {{"query", a->words[i]}, {"id", *ids[i]}, {"metric", search::metric_name(metric)}};
+        j["approx"] = a->approx;
+        j["k"] = a->k;
+        if (asked != a->k) j["k_requested"] = asked;  // clamped to the rows searched
+        j["neighbours"] = neighbours_json(t, results[i]);
+        print_json(j);
+      } else {
+        print_text(t, a->words[i], metric, a->approx, results[i]);
+      }
     }
     return code;
   };

@@ -20,6 +20,7 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/plot.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -160,7 +161,7 @@ Action setup(CLI::App& cmd) {
       ->check(CLI::Range(1, 100));
   cmd.add_option("--perplexity", a->perplexity, "t-SNE: effective number of neighbours (k = 3 x perplexity)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   cmd.add_option("--iterations", a->iterations, "t-SNE: optimisation steps (the first 250 with early exaggeration)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));

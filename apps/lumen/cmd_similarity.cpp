@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/searcher.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -61,8 +62,8 @@ Action setup(CLI::App& cmd) {
                       {"id1", i},
                       {"id2", j},
                       {"metric", search::metric_name(metric)},
-                      {"score", score}});
-        else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
+                      {"score", score}});  // NaN (a row with NaN or Inf): null
+        else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, shown(score));
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;
