@@ -106,7 +106,7 @@ TEST(CliSizes, AbsurdSizesAreUsageErrorsNamingTheLimit) {
       {"params --sweep --vocab 10000000000000000", "2^62"},
   };
   for (const auto& [args, limit] : cases) {
-    Result r = lumen_cli::run_cli(args);
+    Result r = lumen_cli::run_cli(args, {.timeout_s = 60});  // before the limits, --samples 10^12 ran for hours
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_NE(r.err.find(limit), std::string::npos) << args << "\n" << r.err;
   }
