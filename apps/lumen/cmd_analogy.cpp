@@ -97,7 +97,7 @@ Action setup(CLI::App& cmd) {
       ->check(at_least(1));
   cmd.add_flag("--no-exclude", a->no_exclude, "Keep A, B and C among the answers (the raw ranking)");
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
-  cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
+  cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)")->check(at_least(0));
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen analogy glove.txt man king woman",
                     "lumen analogy glove.txt man king woman --method mul --expect queen",

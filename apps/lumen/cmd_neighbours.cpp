@@ -59,11 +59,13 @@ Action setup(CLI::App& cmd) {
       ->capture_default_str()
       ->check(at_least(1));
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean")->capture_default_str();
-  cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)");
+  cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)")
+      ->check(at_least(0));
   cmd.add_flag("--approx", a->approx, "Approximate search through an HNSW graph (built now unless --index names one)");
   cmd.add_option("--index", a->index_path,
                  "With --approx: HNSW index file; loaded if it exists, else built and saved there for next time");
-  cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
+  cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)")
+      ->check(at_least(0));
   cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
   add_json_flag(cmd, a->json);
   set_example(cmd,
