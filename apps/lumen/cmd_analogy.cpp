@@ -2,6 +2,8 @@
 // most_similar(positive=[B, C], negative=[A])) or 3CosMul (most_similar_cosmul). The three input words are
 // excluded from the answers, as the standard evaluation does; --no-exclude shows the raw ranking, where the
 // nearest word is very often an input. No words on the command line: one question "A B C [D]" per stdin line.
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <optional>
 #include <sstream>
@@ -12,6 +14,8 @@
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -38,12 +42,16 @@ Question parse_question(const std::vector<std::string>& w, const std::string& wh
   return {w[0], w[1], w[2], w.size() == 4 ? w[3] : ""};
 }
 
-int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o, bool json) {
+int answer(const Table& t, const search::Searcher& s, const Question& q, const search::AnalogyOptions& o,
+           std::size_t rows, bool json) {
   // Inputs outside a fastText model's vocabulary get their subword vectors; the expected answer must be a row.
   const search::QueryWord qa = search::lookup(t, q.a), qb = search::lookup(t, q.b), qc = search::lookup(t, q.c);
   std::optional<Id> expected;
   if (!q.expect.empty()) expected = t.vocab.require(q.expect);
   const auto r = search::analogy(s, qa, qb, qc, o, expected);
+  for (const search::QueryWord* w : {&qa, &qb, &qc})
+    if (!std::all_of(w->vector.begin(), w->vector.end(), [](float x) { return std::isfinite(x); }))
+      print_note(fmt::format("'{}' has NaN or Inf in its row: every score is nan", w->word));
   if (json) {
     nlohmann::json answers = nlohmann::json::array();
     for (const auto& n : r.answers)
@@ -54,7 +62,9 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
                         {"c", q.c},
                         {"method", search::analogy_method_name(o.method)},
                         {"exclude_inputs", o.exclude_inputs},
+                        {"k", std::min(o.k, rows)},
                         {"answers", answers}};
+    if (o.k > rows) j["k_requested"] = o.k;
     if (expected) {
       j["expected"] = q.expect;
       j["rank"] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
@@ -69,7 +79,7 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
   for (std::size_t i = 0; i < r.answers.size(); ++i) {
     const Id id = r.answers[i].id;
     const bool input = id == qa.id || id == qb.id || id == qc.id;
-    fmt::print("  {:>3}  {:<{}}  {:>9.6f}{}\n", i + 1, t.vocab.token(id), width, r.answers[i].score,
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}{}\n", i + 1, t.vocab.token(id), width, shown(r.answers[i].score),
                input ? "  (an input word)" : "");
   }
   if (expected) {
@@ -84,10 +94,12 @@ Action setup(CLI::App& cmd) {
   add_table_and_words(cmd, a->table, a->words,
                       "A B C: A is to B as C is to ? (none: one question 'A B C [D]' per stdin line)");
   cmd.add_option("--method", a->method, "add (3CosAdd) or mul (3CosMul)")->capture_default_str();
-  cmd.add_option("-k", a->k, "Answers to show")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-k", a->k, "Answers to show (more than the rows: all of them)")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd.add_flag("--no-exclude", a->no_exclude, "Keep A, B and C among the answers (the raw ranking)");
   cmd.add_option("--expect", a->expect, "The expected answer D: print its rank");
-  cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)");
+  cmd.add_option("--restrict", a->restrict_rows, "Answers only from the first N rows (0: all)")->check(at_least(0));
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen analogy glove.txt man king woman", "lumen analogy man king woman   # the default table",
                     "lumen analogy glove.txt man king woman --method mul --expect queen",
@@ -123,10 +135,13 @@ Action setup(CLI::App& cmd) {
     }
     const Table t = load_table(a->table);
     const search::Searcher s(t);
+    const std::size_t rows = o.restrict_rows == 0 ? t.V() : std::min(o.restrict_rows, t.V());
+    if (o.k > rows)  // the library answers with every row; said once, never an allocation of k entries
+      print_note(fmt::format("-k {} is more than the {} rows searched: showing them all", o.k, rows));
     int code = kOk;
     for (const auto& q : questions) {
       try {
-        answer(t, s, q, o, a->json);
+        answer(t, s, q, o, rows, a->json);
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;  // in a batch, an unknown word fails its own question only

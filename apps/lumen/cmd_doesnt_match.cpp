@@ -1,5 +1,6 @@
 // lumen doesnt-match TABLE W...: the word that doesn't match the others: the one whose unit vector is least
 // similar to the unit mean of them all (gensim's doesnt_match). No words on the command line: one list per stdin line.
+#include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
 #include "messages.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -55,12 +57,20 @@ Action setup(CLI::App& cmd) {
           nlohmann::json scores = nlohmann::json::array();
           for (const auto& n : r.by_distance)
             scores.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
-          print_json({{"words", words}, {"doesnt_match", t.vocab.token(r.id)}, {"id", r.id}, {"scores", scores}});
+          // No answer (an input row with NaN or Inf): null, and the scores null too.
+          print_json({{"words", words},
+                      {"doesnt_match", r.id ? nlohmann::json(t.vocab.token(*r.id)) : nlohmann::json(nullptr)},
+                      {"id", r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr)},
+                      {"scores", scores}});
         } else {
-          fmt::print("doesn't match: {}\n", t.vocab.token(r.id));
+          if (r.id) fmt::print("doesn't match: {}\n", t.vocab.token(*r.id));
+          else fmt::print("doesn't match: none (every cosine is nan)\n");
           for (const auto& n : r.by_distance)
-            fmt::print("  {:<16} {:>9.6f}  (cosine to the mean)\n", t.vocab.token(n.id), n.score);
+            fmt::print("  {:<16} {:>9.6f}  (cosine to the mean)\n", t.vocab.token(n.id), shown(n.score));
         }
+        for (Id id : ids)
+          if (!std::isfinite(s.norm(id)))
+            print_note(fmt::format("'{}' has NaN or Inf in its row: every cosine is nan", t.vocab.token(id)));
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;

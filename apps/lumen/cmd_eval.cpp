@@ -19,6 +19,7 @@
 #include "lumen/eval/analogies.hpp"
 #include "lumen/eval/similarity.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -340,7 +341,7 @@ void add_common(CLI::App& sub, EvalArgs& a, const char* file_kind) {
   sub.add_option("--files", a.files, "Benchmark files (then every positional argument is a table)");
   sub.add_option("--restrict", a.restrict,
                  "Allowed vocabulary: the first N rows (0: all); words outside it are unknown")
-      ->check(CLI::NonNegativeNumber)
+      ->check(at_least(0))
       ->capture_default_str();
   sub.add_flag("--case-sensitive", a.case_sensitive,
                "Compare words as written (default: upper-cased, the first casing in the table wins)");
@@ -358,7 +359,7 @@ Action setup(CLI::App& cmd) {
   an->add_flag("--no-exclude", args->no_exclude,
                "Let the answer be one of the three input words (shows how often the nearest word is an input)");
   an->add_option("--semantic-sections", args->semantic, "The first N sections are semantic, the rest syntactic")
-      ->check(CLI::NonNegativeNumber)
+      ->check(at_least(0))
       ->capture_default_str();
   set_example(*an, {"lumen eval analogies glove.vec questions-words.txt",
                     "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json"});

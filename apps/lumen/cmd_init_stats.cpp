@@ -5,6 +5,7 @@
 #include "common.hpp"
 #include "lumen/nn/init_stats.hpp"
 #include "nn_views.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -12,15 +13,15 @@ namespace {
 Action setup(CLI::App& cmd) {
   auto o = std::make_shared<nn::InitStatsOptions>();
   auto json = std::make_shared<bool>(false);
-  cmd.add_option("--dim,-d", o->d, "Row length d")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd.add_option("--dim,-d", o->d, "Row length d")->capture_default_str()->check(at_least(1));
   cmd.add_option("--std", o->std, "Init standard deviation")->capture_default_str();
   cmd.add_option("--samples", o->samples, "Pairs of distinct rows to measure")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--seed", o->seed, "Random seed")->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->check(at_least(2));
+  cmd.add_option("--seed", o->seed, "Random seed")->capture_default_str()->check(at_least(0));
   cmd.add_option("--rows", o->V, "Rows of the table the pairs are drawn from")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(2));
   add_json_flag(cmd, *json);
   set_example(
       cmd, {"lumen init-stats --dim 768 --std 0.02", "lumen init-stats --dim 4096 --std 0.02 --samples 20000 --json"});

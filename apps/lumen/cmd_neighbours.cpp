@@ -1,6 +1,8 @@
 // lumen neighbours TABLE WORD...: the k nearest rows to a word (cosine, dot or euclidean), exact by a streaming
 // pass (or GEMM for batches), or approximate through an HNSW index with --approx. The word itself is left out,
 // as gensim's most_similar does (--keep-query keeps it). No word on the command line: one per line on stdin.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
@@ -14,6 +16,8 @@
 #include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -33,7 +37,8 @@ struct NeighboursArgs {
 
 nlohmann::json neighbours_json(const Table& t, const std::vector<search::Neighbour>& ns) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& n : ns) out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
+  for (const auto& n : ns)
+    out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});  // NaN: null
   return out;
 }
 
@@ -45,19 +50,24 @@ void print_text(const Table& t, const search::QueryWord& q, search::Metric m, bo
   std::size_t width = 5;
   for (const auto& n : ns) width = std::max(width, t.vocab.token(n.id).size());
   for (std::size_t i = 0; i < ns.size(); ++i)
-    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, ns[i].score, ns[i].id);
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, shown(ns[i].score),
+               ns[i].id);
 }
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<NeighboursArgs>();
   add_table_and_words(cmd, a->table, a->words, "WORD...: words to look up (none: one per line on stdin)");
-  cmd.add_option("-k", a->k, "Neighbours per word")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd.add_option("-k", a->k, "Neighbours per word (more than the rows: all of them)")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd.add_option("--metric", a->metric, "cosine, dot or euclidean")->capture_default_str();
-  cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)");
+  cmd.add_option("--restrict", a->restrict_rows, "Search only the first N rows (frequency-sorted tables; 0: all)")
+      ->check(at_least(0));
   cmd.add_flag("--approx", a->approx, "Approximate search through an HNSW graph (built now unless --index names one)");
   cmd.add_option("--index", a->index_path,
                  "With --approx: HNSW index file; loaded if it exists, else built and saved there for next time");
-  cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)");
+  cmd.add_option("--ef", a->ef, "With --approx: search breadth (default max(64, 2k); larger: better recall)")
+      ->check(at_least(0));
   cmd.add_flag("--keep-query", a->keep_query, "Keep the query word itself among its neighbours");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen neighbours glove.txt king -k 5", "lumen neighbours king queen   # the default table",
@@ -74,6 +84,13 @@ Action setup(CLI::App& cmd) {
     if (a->json) Progress::set_enabled(false);
     const Table t = load_table(a->table);
     const search::Searcher s(t);
+    // A k beyond the rows searched shows them all: said once, never an allocation of k entries.
+    const std::size_t rows = a->restrict_rows == 0 ? t.V() : std::min(a->restrict_rows, t.V());
+    const std::size_t asked = a->k;
+    if (a->k > rows) {
+      a->k = rows;
+      print_note(fmt::format("-k {} is more than the {} rows searched: showing them all", asked, rows));
+    }
 
     std::optional<search::HnswIndex> index;
     if (a->approx) {
@@ -131,19 +148,27 @@ Action setup(CLI::App& cmd) {
 
     int code = kOk;
     for (std::size_t i = 0; i < a->words.size(); ++i) {
+      if (queries[i] && !std::all_of(queries[i]->vector.begin(), queries[i]->vector.end(),
+                                     [](float x) { return std::isfinite(x); }))
+        print_note(fmt::format("'{}' has NaN or Inf in its row: every score is nan", a->words[i]));
       if (!queries[i]) {
         code = kInputError;
         if (a->json) print_json({{"query", a->words[i]}, {"error", errors[i]}});
         else print_error(errors[i]);
         continue;
       }
-      if (a->json)
-        print_json({{"query", a->words[i]},
-                    {"id", queries[i]->id ? nlohmann::json(*queries[i]->id) : nlohmann::json(nullptr)},
-                    {"metric", search::metric_name(metric)},
-                    {"approx", a->approx},
-                    {"neighbours", neighbours_json(t, results[i])}});
-      else print_text(t, *queries[i], metric, a->approx, results[i]);
+      if (a->json) {
+        nlohmann::json j = {{"query", a->words[i]},
+                            {"id", queries[i]->id ? nlohmann::json(*queries[i]->id) : nlohmann::json(nullptr)},
+                            {"metric", search::metric_name(metric)}};
+        j["approx"] = a->approx;
+        j["k"] = a->k;
+        if (asked != a->k) j["k_requested"] = asked;  // clamped to the rows searched
+        j["neighbours"] = neighbours_json(t, results[i]);
+        print_json(j);
+      } else {
+        print_text(t, *queries[i], metric, a->approx, results[i]);
+      }
     }
     return code;
   };

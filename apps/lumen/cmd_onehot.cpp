@@ -8,6 +8,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/nn/onehot.hpp"
 #include "nn_views.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -24,7 +25,7 @@ Action setup(CLI::App& cmd) {
   add_table_and_words(cmd, a->table, a->tokens, "TOKEN...: tokens to look up (none: one per line on stdin)");
   cmd.add_option("--show", a->show, "Values of each vector to print (0: all)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen onehot toy cat", "lumen onehot vectors.txt the of --json",
                     "printf 'king\\nqueen\\n' | lumen onehot glove.txt"});

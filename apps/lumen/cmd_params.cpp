@@ -6,6 +6,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/nn/params.hpp"
 #include "nn_views.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -22,17 +23,17 @@ Action setup(CLI::App& cmd) {
   std::string presets;
   for (const auto& n : nn::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
   cmd.add_option("preset", a->preset, "Start from a preset: " + presets + " (default: gpt2)");
-  auto* o_vocab = cmd.add_option("--vocab", a->vocab, "Vocabulary size V")->check(CLI::NonNegativeNumber);
-  auto* o_d = cmd.add_option("--d-model,-d", a->d, "Model width d")->check(CLI::NonNegativeNumber);
-  auto* o_layers = cmd.add_option("--layers,-N", a->layers, "Number of blocks N")->check(CLI::NonNegativeNumber);
-  auto* o_heads = cmd.add_option("--heads", a->heads, "Attention heads")->check(CLI::NonNegativeNumber);
+  auto* o_vocab = cmd.add_option("--vocab", a->vocab, "Vocabulary size V")->check(at_least(0));
+  auto* o_d = cmd.add_option("--d-model,-d", a->d, "Model width d")->check(at_least(0));
+  auto* o_layers = cmd.add_option("--layers,-N", a->layers, "Number of blocks N")->check(at_least(0));
+  auto* o_heads = cmd.add_option("--heads", a->heads, "Attention heads")->check(at_least(0));
   auto* o_kv = cmd.add_option("--kv-heads", a->kv_heads, "Key/value heads (fewer than heads: grouped-query attention)")
-                   ->check(CLI::NonNegativeNumber);
+                   ->check(at_least(0));
   auto* o_ffn =
       cmd.add_option("--ffn", a->ffn, "MLP hidden width (default: 4d for gelu, ~8d/3 rounded to 256 for swiglu)")
-          ->check(CLI::NonNegativeNumber);
+          ->check(at_least(0));
   auto* o_ctx = cmd.add_option("--context", a->context, "Context length (rows of a learned positional table)")
-                    ->check(CLI::NonNegativeNumber);
+                    ->check(at_least(0));
   auto* o_tied = cmd.add_flag("--tied,!--untied", a->tied, "Output head shares E (--untied: its own V x d matrix)");
   auto* o_pos = cmd.add_option("--positional", a->positional, "Positions: learned, rope, none");
   auto* o_norm = cmd.add_option("--norm", a->norm, "Normalisation: layernorm, rmsnorm");

@@ -20,6 +20,7 @@
 #include "lumen/core/progress.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/plot.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -148,19 +149,20 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--method", a->method,
                  "pca (linear, deterministic) or tsne (clusters; sizes and distances mean nothing)")
       ->capture_default_str();
-  cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)");
+  cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)")
+      ->check(at_least(0));
   cmd.add_option("--words", a->words_file, "Map only the words in FILE, one per line ('-': stdin)");
   cmd.add_option("--highlight", a->highlight,
                  "Words to mark and always label: w1,w2,... (added to the map if missing)");
   cmd.add_option("-o,--output", a->out,
                  "OUT.csv (token,x,y), OUT.json, OUT.svg or OUT.png (none: CSV or JSON on stdout)");
-  cmd.add_option("--seed", a->seed, "t-SNE: seed of the first map")->capture_default_str();
+  cmd.add_option("--seed", a->seed, "t-SNE: seed of the first map")->capture_default_str()->check(at_least(0));
   cmd.add_option("--seeds", a->seeds, "t-SNE: make K maps (seeds S..S+K-1) and report how much they agree")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   cmd.add_option("--perplexity", a->perplexity, "t-SNE: effective number of neighbours (k = 3 x perplexity)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   cmd.add_option("--iterations", a->iterations, "t-SNE: optimisation steps (the first 250 with early exaggeration)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
@@ -171,10 +173,12 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--init", a->init, "t-SNE start: pca (stable across seeds) or random (as the Embedding Projector)")
       ->capture_default_str();
   cmd.add_option("--sample", a->sample, "Honesty numbers over a seeded sample of at most N points (0: skip them)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least(0));
   cmd.add_option("--labels", a->labels,
                  "Pictures: label at most N words besides the highlighted ones (most frequent first)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least(0));
   cmd.add_option("--width", a->width, "Picture width (pixels or points)")
       ->capture_default_str()
       ->check(CLI::Range(200, 20000));

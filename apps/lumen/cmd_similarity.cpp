@@ -10,6 +10,7 @@
 #include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
 #include "messages.hpp"
+#include "score_text.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -64,8 +65,8 @@ Action setup(CLI::App& cmd) {
                       {"id1", id_json(q1)},
                       {"id2", id_json(q2)},
                       {"metric", search::metric_name(metric)},
-                      {"score", score}});
-        else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, score);
+                      {"score", score}});  // NaN (a row with NaN or Inf): null
+        else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, shown(score));
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;

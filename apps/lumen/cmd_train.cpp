@@ -16,6 +16,7 @@
 #include "lumen/train/lm.hpp"
 #include "lumen/train/vocabulary.hpp"
 #include "lumen/train/word2vec.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -60,8 +61,10 @@ void add_corpus_options(CLI::App& cmd, CorpusArgs& a, std::uint64_t min_count) {
   cmd.add_option("corpus", a.paths, "Text files or directories (UTF-8; read as a stream, in name order)");
   cmd.add_flag("--lower", a.lower, "Lower-case tokens");
   cmd.add_flag("--split-punct", a.split_punct, "Split punctuation off words (keeps don't, term-end)");
-  cmd.add_option("--min-count", a.min_count, "Drop tokens seen fewer times")->capture_default_str();
-  cmd.add_option("--max-vocab", a.max_vocab, "Keep at most the N most frequent tokens (0: all)")->capture_default_str();
+  cmd.add_option("--min-count", a.min_count, "Drop tokens seen fewer times")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--max-vocab", a.max_vocab, "Keep at most the N most frequent tokens (0: all)")
+      ->capture_default_str()
+      ->check(at_least(0));
 }
 
 std::string vocab_path_for(const std::string& out) { return out + ".vocab"; }
@@ -85,17 +88,20 @@ void setup_word2vec(CLI::App& cmd, W2VArgs& a) {
       ->required();
   cmd.add_option("--to", a.to, "Output format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");
   cmd.add_option("--model", a.model, "skipgram or cbow")->capture_default_str();
-  cmd.add_option("--dim", a.o.dim, "Vector size d")->capture_default_str();
+  cmd.add_option("--dim", a.o.dim, "Vector size d")->capture_default_str()->check(at_least(0));
   cmd.add_option("--window", a.o.window, "Maximum context window (each position draws 1..window)")
-      ->capture_default_str();
-  cmd.add_option("--negative", a.o.negative, "Negative samples per target")->capture_default_str();
-  cmd.add_option("--epochs", a.o.epochs, "Passes over the corpus")->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_option("--negative", a.o.negative, "Negative samples per target")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--epochs", a.o.epochs, "Passes over the corpus")->capture_default_str()->check(at_least(0));
   cmd.add_option("--lr", a.o.lr, "Starting learning rate, decays linearly to 0 (default: 0.025 skipgram, 0.05 cbow)");
   cmd.add_option("--sample", a.o.sample, "Subsampling threshold t for frequent words (0: off)")->capture_default_str();
-  cmd.add_option("--seed", a.o.seed, "Random seed")->capture_default_str();
-  cmd.add_option("--threads", a.threads, "Training threads (0: lumen's --threads, default all cores)");
+  cmd.add_option("--seed", a.o.seed, "Random seed")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--threads", a.threads, "Training threads (0: lumen's --threads, default all cores)")
+      ->check(at_least(0));
   cmd.add_option("--checkpoint", a.checkpoint, "Checkpoint file (default: OUTPUT.ckpt)");
-  cmd.add_option("--checkpoint-every", a.checkpoint_every, "Write a checkpoint every N words (0: only on Ctrl-C)");
+  cmd.add_option("--checkpoint-every", a.checkpoint_every, "Write a checkpoint every N words (0: only on Ctrl-C)")
+      ->check(at_least(0));
   cmd.add_option("--resume", a.resume, "Continue from a checkpoint (its options and vocabulary are used)");
   cmd.add_option("--save-vocab", a.save_vocab, "Where to write `word count` lines (default: OUTPUT.vocab)");
   add_json_flag(cmd, a.json);
@@ -211,23 +217,28 @@ void setup_lm(CLI::App& cmd, LmArgs& a) {
   cmd.add_option("--to", a.to, "Table format: word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv");
   auto* tie = cmd.add_flag("--tie", a.o.tie, "Tie the output head to E (default)");
   cmd.add_flag("--no-tie", a.no_tie, "Give the output head its own table W (V,d)")->excludes(tie);
-  cmd.add_option("--context", a.o.context, "Previous tokens the model sees (n)")->capture_default_str();
-  cmd.add_option("--dim", a.o.dim, "Embedding width d")->capture_default_str();
+  cmd.add_option("--context", a.o.context, "Previous tokens the model sees (n)")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_option("--dim", a.o.dim, "Embedding width d")->capture_default_str()->check(at_least(0));
   cmd.add_option("--hidden", a.o.hidden, "Hidden width H (a projection H -> d is added when H != d)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(at_least(0));
   cmd.add_option("--init-std", a.o.init_std, "E (and untied W) ~ N(0, std^2)")->capture_default_str();
   cmd.add_flag("--scale-sqrt-d", a.o.scale_sqrt_d, "Multiply looked-up rows by sqrt(d)");
   cmd.add_option("--optimizer", a.optimizer, "sgd or adam")->capture_default_str();
   cmd.add_option("--lr", a.o.lr, "Learning rate, decays linearly (default: 1e-3 adam, 0.1 sgd)");
-  cmd.add_option("--batch", a.o.batch, "Examples per step")->capture_default_str();
-  cmd.add_option("--epochs", a.o.epochs, "Passes over the training part")->capture_default_str();
+  cmd.add_option("--batch", a.o.batch, "Examples per step")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--epochs", a.o.epochs, "Passes over the training part")->capture_default_str()->check(at_least(0));
   cmd.add_option("--holdout", a.o.holdout, "Fraction of the corpus (its end) held out for perplexity")
       ->capture_default_str();
-  cmd.add_option("--max-tokens", a.o.max_train_tokens, "Train on at most N tokens per epoch (0: all)");
-  cmd.add_option("--seed", a.o.seed, "Random seed")->capture_default_str();
-  cmd.add_option("--threads", a.threads, "BLAS threads (0: lumen's --threads)");
+  cmd.add_option("--max-tokens", a.o.max_train_tokens, "Train on at most N tokens per epoch (0: all)")
+      ->check(at_least(0));
+  cmd.add_option("--seed", a.o.seed, "Random seed")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--threads", a.threads, "BLAS threads (0: lumen's --threads)")->check(at_least(0));
   cmd.add_option("--checkpoint", a.checkpoint, "Checkpoint file (default: OUTPUT.ckpt)");
-  cmd.add_option("--checkpoint-every", a.checkpoint_every, "Write a checkpoint every N tokens (0: only on Ctrl-C)");
+  cmd.add_option("--checkpoint-every", a.checkpoint_every, "Write a checkpoint every N tokens (0: only on Ctrl-C)")
+      ->check(at_least(0));
   cmd.add_option("--resume", a.resume, "Continue from a checkpoint (its options and vocabulary are used)");
   cmd.add_option("--save-vocab", a.save_vocab, "Where to write `word count` lines (default: OUTPUT.vocab)");
   add_json_flag(cmd, a.json);

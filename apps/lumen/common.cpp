@@ -10,6 +10,7 @@
 #include "lumen/project/toy.hpp"
 #include "lumen/text/table_labels.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
 
 namespace lumen::cli {
 
@@ -26,7 +27,7 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
                  "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv "
                  "(default: detect)");
   cmd.add_option("--dtype", args.dtype, "Storage type: f32, f16, bf16")->capture_default_str();
-  cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)");
+  cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)")->check(at_least(0));
   cmd.add_option("--tensor", args.tensor, "safetensors: the tensor to read (default: a conventional embedding name)");
   cmd.add_option("--vocab", args.vocab, "npy: a vocabulary file, one token per line");
   cmd.add_option("--unicode-errors", args.unicode_errors, "Invalid UTF-8 in tokens: strict, replace, ignore")

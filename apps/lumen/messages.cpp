@@ -66,4 +66,6 @@ void set_error_note(std::string note) { error_note() = std::move(note); }
 
 void print_warning(std::string_view message) { fmt::print(stderr, "lumen: warning: {}\n", printable(message)); }
 
+void print_note(std::string_view message) { fmt::print(stderr, "lumen: note: {}\n", printable(message)); }
+
 }  // namespace lumen::cli

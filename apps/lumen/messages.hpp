@@ -19,5 +19,7 @@ void print_error(std::string_view message);
 void set_error_note(std::string note);
 // "lumen: warning: " + printable(message) + "\n" on stderr.
 void print_warning(std::string_view message);
+// "lumen: note: " + printable(message) + "\n" on stderr: how a result should be read (clamped k, NaN rows).
+void print_note(std::string_view message);
 
 }  // namespace lumen::cli

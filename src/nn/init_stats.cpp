@@ -32,10 +32,20 @@ double dot(const float* a, const float* b, std::size_t d) {
 }  // namespace
 
 InitStats init_stats(const InitStatsOptions& o) {
-  if (o.d == 0) throw UsageError("--dim must be > 0");
-  if (!(o.std > 0) || !std::isfinite(o.std)) throw UsageError(fmt::format("--std must be > 0 (got {})", o.std));
-  if (o.samples < 2) throw UsageError("--samples must be at least 2");
+  if (o.d == 0) throw UsageError("d must be at least 1");
+  if (!(o.std > 0) || !std::isfinite(o.std)) throw UsageError(fmt::format("std must be > 0 (got {})", o.std));
+  if (o.samples < 2) throw UsageError("samples must be at least 2");
   if (o.V < 2) throw UsageError("the table needs at least 2 rows");
+  // Sizes beyond these would fail to allocate (exit 3) or run for hours: refused, naming the limit.
+  if (o.d > kInitStatsMaxDim) throw UsageError(fmt::format("d = {} is too large (at most {})", o.d, kInitStatsMaxDim));
+  if (o.V > kInitStatsMaxRows)
+    throw UsageError(fmt::format("{} rows are too many (at most {})", o.V, kInitStatsMaxRows));
+  if (o.V * o.d > kInitStatsMaxTable)  // no overflow: both factors are bounded above
+    throw UsageError(fmt::format("a table of {} x {} = {} floats is too large (at most {}, 1 GiB)", o.V, o.d, o.V * o.d,
+                                 kInitStatsMaxTable));
+  if (o.samples > kInitStatsMaxWork / o.d)
+    throw UsageError(
+        fmt::format("{} samples of d = {} are too many (samples x d at most {})", o.samples, o.d, kInitStatsMaxWork));
 
   // One table, read through two layers: plain and sqrt(d)-scaled (a borrowed view of the same E).
   Embedding plain(o.V, o.d);

@@ -37,6 +37,7 @@ Mlp parse_mlp(std::string_view s) {
 }
 
 std::uint64_t default_ffn(std::uint64_t d, Mlp mlp) {
+  if (d >= kMaxParams / 4) return kMaxParams;  // never wraps to a small width; count_params refuses the shape
   if (mlp == Mlp::gelu) return 4 * d;
   const std::uint64_t h = 2 * (4 * d) / 3;  // SwiGLU keeps the parameter count of a 4d GELU MLP
   return (h + 255) / 256 * 256;
@@ -93,6 +94,23 @@ ModelShape preset(std::string_view name) {
   throw UsageError(fmt::format("unknown preset '{}' (known: {})", name, known));
 }
 
+namespace {
+// Counts in 64 bits, refusing a shape whose count would wrap around (a silently wrong total) or reach
+// kMaxParams (whose fp32 bytes would not fit in 64 bits).
+std::uint64_t checked(std::uint64_t x) {
+  if (x >= kMaxParams)
+    throw UsageError(
+        fmt::format("the shape has {} (2^62) parameters or more: beyond what the calculator counts", kMaxParams));
+  return x;
+}
+std::uint64_t mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) r = kMaxParams;
+  return checked(r);
+}
+std::uint64_t add(std::uint64_t a, std::uint64_t b) { return checked(checked(a) + checked(b)); }  // < 2^63
+}  // namespace
+
 ParamCount count_params(const ModelShape& s) {
   if (s.V == 0 || s.d == 0 || s.heads == 0 || s.kv_heads == 0 || s.ffn == 0)
     throw UsageError("vocab, d_model, heads, kv heads and FFN width must all be > 0");
@@ -104,20 +122,23 @@ ParamCount count_params(const ModelShape& s) {
   const std::uint64_t d = s.d, head_dim = d / s.heads, kv = s.kv_heads * head_dim, b = s.biases ? 1 : 0;
 
   ParamCount c;
-  c.token_embedding = s.V * d;
-  c.positional = s.positional == Positional::learned ? s.context * d : 0;
+  c.token_embedding = mul(s.V, d);
+  c.positional = s.positional == Positional::learned ? mul(s.context, d) : 0;
   // Q (d,d), K and V (d, kv_heads*head_dim) each, output projection (d,d).
-  c.attention = d * d + 2 * d * kv + d * d + b * (d + 2 * kv + d);
+  const std::uint64_t dd = mul(d, d), dkv = mul(d, kv);
+  c.attention = add(add(dd, dd), add(mul(2, dkv), mul(b, add(mul(2, d), mul(2, kv)))));
   // GELU: up (d,ffn), down (ffn,d). SwiGLU: gate and up (d,ffn), down (ffn,d).
-  c.mlp = s.mlp == Mlp::gelu ? 2 * d * s.ffn + b * (s.ffn + d) : 3 * d * s.ffn + b * (2 * s.ffn + d);
+  const std::uint64_t dffn = mul(d, s.ffn);
+  c.mlp =
+      s.mlp == Mlp::gelu ? add(mul(2, dffn), mul(b, add(s.ffn, d))) : add(mul(3, dffn), mul(b, add(mul(2, s.ffn), d)));
   // LayerNorm has a gain and (with biases) a shift; RMSNorm only a gain.
-  const std::uint64_t norm = s.norm == Norm::layernorm ? d * (1 + b) : d;
-  c.norms = 2 * norm;
-  c.block = c.attention + c.mlp + c.norms;
-  c.blocks = s.layers * c.block;
+  const std::uint64_t norm = s.norm == Norm::layernorm ? mul(d, 1 + b) : d;
+  c.norms = mul(2, norm);
+  c.block = add(add(c.attention, c.mlp), c.norms);
+  c.blocks = mul(s.layers, c.block);
   c.final_norm = norm;
-  c.output_head = s.tied ? 0 : s.V * d;  // no bias, as in GPT-2 and LLaMA
-  c.total = c.token_embedding + c.positional + c.blocks + c.final_norm + c.output_head;
+  c.output_head = s.tied ? 0 : c.token_embedding;  // no bias, as in GPT-2 and LLaMA
+  c.total = add(add(add(c.token_embedding, c.positional), add(c.blocks, c.final_norm)), c.output_head);
   c.embedding_share = static_cast<double>(c.token_embedding) / static_cast<double>(c.total);
   c.vocab_share = static_cast<double>(c.token_embedding + c.output_head) / static_cast<double>(c.total);
   return c;

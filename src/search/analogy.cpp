@@ -85,7 +85,7 @@ AnalogyResult solve(const Searcher& s, const std::vector<float>& ua, const std::
   s.scores(ub, Metric::cosine, cb, o.threads);
   s.scores(uc, Metric::cosine, cc, o.threads);
   std::vector<float>& keys = ca;
-  detail::TopK top(o.k);
+  detail::TopK top(std::min(o.k, n));  // a k beyond the rows asks for them all, never sizes a heap of k
   for (std::size_t r = 0; r < n; ++r) {
     const float score = ((1.0f + cb[r]) / 2.0f) * ((1.0f + cc[r]) / 2.0f) / ((1.0f + ca[r]) / 2.0f + 1e-6f);
     keys[r] = rank_key(Metric::cosine, score);
@@ -134,11 +134,11 @@ OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids) {
   OddOneOut out;
   for (std::size_t j = 0; j < ids.size(); ++j)
     out.by_distance.push_back({ids[j], similarity(units[j], mean, Metric::dot)});
-  // Least similar first; ties: lower id first.
-  std::stable_sort(out.by_distance.begin(), out.by_distance.end(), [](const Neighbour& x, const Neighbour& y) {
-    return x.score < y.score || (x.score == y.score && x.id < y.id);
-  });
-  out.id = out.by_distance.front().id;
+  // Least similar first (the key is minus the score); ties: lower id first; NaN last.
+  std::stable_sort(out.by_distance.begin(), out.by_distance.end(),
+                   [](const Neighbour& x, const Neighbour& y) { return ranks_before(-x.score, x.id, -y.score, y.id); });
+  // A row with NaN or Inf makes the mean, and so every score, NaN: then no word can be picked.
+  if (!std::isnan(out.by_distance.front().score)) out.id = out.by_distance.front().id;
   return out;
 }
 

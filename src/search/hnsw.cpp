@@ -265,7 +265,8 @@ std::vector<Neighbour> HnswIndex::search(std::span<const float> q, std::size_t k
     if (n2 > 0)
       for (float& x : v) x = static_cast<float>(x / std::sqrt(n2));
   }
-  const std::size_t want = k + exclude.size();
+  // Never more than the graph holds: a k beyond it asks for every row (and 2 k must not overflow).
+  const std::size_t want = std::min(k, size()) + std::min(exclude.size(), size());
   std::priority_queue<std::pair<float, hnswlib::labeltype>> found;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);

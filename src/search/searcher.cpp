@@ -59,6 +59,9 @@ std::size_t rows_to_search(const Table& t, const SearchOptions& o) {
   return o.restrict_rows == 0 ? t.V() : std::min(o.restrict_rows, t.V());
 }
 
+// k as far as the rows allow: a k beyond them asks for every row, and must not size a heap of k entries.
+std::size_t k_within(const SearchOptions& o, std::size_t rows) { return std::min(o.k, rows); }
+
 std::size_t scan_threads(std::size_t n, std::size_t threads) {
   if (threads == 0) threads = default_threads();
   return std::max<std::size_t>(1, std::min(threads, n / kMinRowsPerThread));
@@ -136,9 +139,11 @@ std::vector<Neighbour> Searcher::search(std::span<const float> q, const SearchOp
   check_query(q);
   const std::size_t n = rows_to_search(*table_, o);
   const std::vector<Id> exclude = sorted_unique(o.exclude);
+  const std::size_t k = k_within(o, n);
+  if (k == 0) return {};
   const float qn = vector_norm(kernels::active(), q.data(), q.size());
   const std::size_t T = scan_threads(n, o.threads);
-  std::vector<detail::TopK> tops(T, detail::TopK(o.k));
+  std::vector<detail::TopK> tops(T, detail::TopK(k));
   const Metric m = o.metric;
   parallel_for(n, T, [&](std::size_t b, std::size_t e, std::size_t t) {
     detail::TopK& top = tops[t];
@@ -156,7 +161,7 @@ std::vector<Neighbour> Searcher::search(std::span<const float> q, const SearchOp
   });
   std::vector<detail::Entry> all;
   for (const auto& top : tops) all.insert(all.end(), top.entries().begin(), top.entries().end());
-  return detail::best(std::move(all), o.k);
+  return detail::best(std::move(all), k);
 }
 
 std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, const SearchOptions& o) const {

@@ -83,7 +83,7 @@ struct Api::State {
       out.push_back({{"token", l.table.vocab.token(n.id)},
                      {"display", display(l, n.id)},
                      {"id", n.id},
-                     {"score", std::isfinite(n.score) ? n.score : 0.0f}});
+                     {"score", n.score}});  // NaN (a row with NaN or Inf) is written as null, never as 0
     return out;
   }
 };

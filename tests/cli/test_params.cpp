@@ -91,3 +91,30 @@ TEST(CliInitStats, MeasuredNearPredicted) {
   EXPECT_EQ(lumen("init-stats --dim 0").code, 2);
   EXPECT_EQ(lumen("init-stats --samples -5").code, 2);
 }
+
+TEST(CliSizes, AbsurdSizesAreUsageErrorsNamingTheLimit) {
+  // Sizes that cannot be allocated, or counts that would wrap around 64 bits: exit 2 with the limit, never an
+  // out-of-memory exit 3 or a silently wrong total.
+  const std::pair<std::string, std::string> cases[] = {
+      {"init-stats --dim 100000000000", "at most 65536"},
+      {"init-stats --rows 100000000000", "at most 1000000"},
+      {"init-stats --dim 65536 --rows 100000", "at most 268435456"},
+      {"init-stats --samples 1000000000000", "at most 10000000000"},
+      {"params --vocab 18446744073709551615", "2^62"},
+      {"params --layers 10000000000000", "2^62"},
+      {"params --d-model 4611686018427387904 --heads 1", "2^62"},
+      {"params --sweep --vocab 10000000000000000", "2^62"},
+  };
+  for (const auto& [args, limit] : cases) {
+    Result r = lumen_cli::run_cli(args, {.timeout_s = 60});  // before the limits, --samples 10^12 ran for hours
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(limit), std::string::npos) << args << "\n" << r.err;
+  }
+  // Bounds of numeric options are said plainly, not as CLI11's 309-digit largest double.
+  for (const std::string args : {"init-stats --samples 1", "init-stats --dim 0", "params --layers -3"}) {
+    Result r = lumen_cli::run_cli(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err.find("must be at least"), std::string::npos) << args << "\n" << r.err;
+    EXPECT_LT(r.err.size(), 200u) << args << "\n" << r.err;
+  }
+}

@@ -199,3 +199,100 @@ TEST(CliSimilarityAndDoesntMatch, MatchGensim) {
   EXPECT_NE(text.out.find("doesn't match: " + d["answer"].get<std::string>()), std::string::npos) << text.out;
   EXPECT_EQ(lumen("doesnt-match " + kLee + " the").code, 2);
 }
+
+namespace {
+
+// A 4-row table whose row 'bad' holds a NaN; removed when the test ends.
+struct NanTable {
+  std::string path = lumen_cli::detail::temp_file("4 3\ngood 1 0 0\nbad nan 1 0\nnear 0.9 0.1 0\nfar -1 0.2 0\n");
+  NanTable() = default;
+  NanTable(const NanTable&) = delete;
+  NanTable& operator=(const NanTable&) = delete;
+  ~NanTable() { std::filesystem::remove(path); }
+};
+
+}  // namespace
+
+TEST(CliNanRows, SimilarityIsNanNeverZeroJsonNull) {
+  NanTable t;
+  for (const std::string pair : {"good bad", "bad good", "bad bad"})
+    for (const std::string metric : {"cosine", "dot", "euclidean"}) {
+      SCOPED_TRACE(pair + " " + metric);
+      CliRun text = lumen("similarity " + t.path + " " + pair + " --metric " + metric);
+      ASSERT_EQ(text.code, 0) << text.err;
+      EXPECT_NE(text.out.find(": nan\n"), std::string::npos) << text.out;  // "nan", never "-nan" or "0.000000"
+      CliRun json = lumen("similarity " + t.path + " " + pair + " --metric " + metric + " --json");
+      ASSERT_EQ(json.code, 0);
+      EXPECT_TRUE(nlohmann::json::parse(json.out)["score"].is_null()) << json.out;
+    }
+  CliRun fine = lumen("similarity " + t.path + " good near --json");
+  EXPECT_TRUE(nlohmann::json::parse(fine.out)["score"].is_number());
+}
+
+TEST(CliNanRows, NeighboursRankTheNanRowLastAndShowIt) {
+  NanTable t;
+  CliRun all = lumen("neighbours " + t.path + " good -k 3 --json");
+  ASSERT_EQ(all.code, 0) << all.err;
+  const auto n = nlohmann::json::parse(all.out)["neighbours"];
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_EQ(n[0]["token"], "near");
+  EXPECT_EQ(n[1]["token"], "far");
+  EXPECT_EQ(n[2]["token"], "bad");  // last, not first, and not dropped
+  EXPECT_TRUE(n[2]["score"].is_null());
+  CliRun top = lumen("neighbours " + t.path + " good -k 1 --json");
+  EXPECT_EQ(nlohmann::json::parse(top.out)["neighbours"][0]["token"], "near");
+  CliRun text = lumen("neighbours " + t.path + " good -k 3");
+  EXPECT_NE(text.out.find("  bad          nan  (id 1)"), std::string::npos) << text.out;
+  // The NaN row as the query: every score is NaN, and stderr says why.
+  CliRun from_bad = lumen("neighbours " + t.path + " bad -k 2 --json");
+  ASSERT_EQ(from_bad.code, 0);
+  for (const auto& x : nlohmann::json::parse(from_bad.out)["neighbours"]) EXPECT_TRUE(x["score"].is_null());
+  EXPECT_NE(from_bad.err.find("'bad' has NaN or Inf in its row"), std::string::npos) << from_bad.err;
+}
+
+TEST(CliNanRows, AnalogyAndDoesntMatch) {
+  NanTable t;
+  CliRun a = lumen("analogy " + t.path + " good near far --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  const auto answers = nlohmann::json::parse(a.out)["answers"];
+  ASSERT_EQ(answers.size(), 1u);  // the only row that is not an input: there, with no score
+  EXPECT_EQ(answers[0]["token"], "bad");
+  EXPECT_TRUE(answers[0]["score"].is_null());
+  CliRun mul = lumen("analogy " + t.path + " good near far --method mul");
+  EXPECT_NE(mul.out.find("nan"), std::string::npos) << mul.out;
+
+  CliRun dm = lumen("doesnt-match " + t.path + " good near bad --json");
+  ASSERT_EQ(dm.code, 0) << dm.err;
+  const auto j = nlohmann::json::parse(dm.out);
+  EXPECT_TRUE(j["doesnt_match"].is_null()) << dm.out;  // no word can be picked from NaN cosines
+  for (const auto& s : j["scores"]) EXPECT_TRUE(s["score"].is_null());
+  CliRun dt = lumen("doesnt-match " + t.path + " good near bad");
+  EXPECT_NE(dt.out.find("doesn't match: none"), std::string::npos) << dt.out;
+  EXPECT_EQ(dt.out.find("-nan"), std::string::npos) << dt.out;
+  EXPECT_NE(dt.err.find("'bad' has NaN or Inf"), std::string::npos) << dt.err;
+}
+
+TEST(CliSearchBounds, KBeyondTheTableIsClampedWithANote) {
+  NanTable t;
+  for (const std::string k : {"5", "1000000000000000000", "18446744073709551615"}) {
+    CliRun r = lumen("neighbours " + t.path + " good -k " + k + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;  // never an allocation of k entries (exit 3)
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["neighbours"].size(), 3u);
+    EXPECT_EQ(j["k"], 4);
+    EXPECT_EQ(j["k_requested"].dump(), k);
+    EXPECT_NE(r.err.find("more than the 4 rows searched"), std::string::npos) << r.err;
+    CliRun a = lumen("analogy " + t.path + " good near far -k " + k + " --json");
+    ASSERT_EQ(a.code, 0) << a.err;
+    EXPECT_EQ(nlohmann::json::parse(a.out)["k_requested"].dump(), k);
+    EXPECT_NE(a.err.find("more than the 4 rows searched"), std::string::npos) << a.err;
+  }
+  EXPECT_FALSE(nlohmann::json::parse(lumen("neighbours " + t.path + " good -k 2 --json").out).contains("k_requested"));
+  // Bounds errors name the bound, not CLI11's 309-digit largest double.
+  for (const std::string& cmd : {"neighbours " + t.path + " good -k 0", "analogy " + t.path + " good near far -k 0"}) {
+    CliRun r = lumen(cmd);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("must be at least 1 (got 0)"), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 200u) << r.err;
+  }
+}

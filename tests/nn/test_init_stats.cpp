@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "lumen/core/error.hpp"
 #include "lumen/nn/init_stats.hpp"
@@ -42,4 +44,29 @@ TEST(InitStats, DeterministicForASeedAndValidated) {
   o.std = 0.02;
   o.d = 0;
   EXPECT_THROW(init_stats(o), UsageError);
+}
+
+TEST(InitStats, SizesBeyondTheLimitsAreUsageErrors) {
+  // Refused before allocating anything, the message naming the limit (not an out-of-memory internal error).
+  const auto message = [](InitStatsOptions o) {
+    try {
+      (void)init_stats(o);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  InitStatsOptions o;
+  o.d = 100'000'000'000;
+  EXPECT_NE(message(o).find("at most 65536"), std::string::npos) << message(o);
+  o = {};
+  o.V = std::numeric_limits<std::size_t>::max();
+  EXPECT_NE(message(o).find("at most 1000000"), std::string::npos) << message(o);
+  o = {};
+  o.d = 65536;
+  o.V = 100'000;
+  EXPECT_NE(message(o).find("at most 268435456"), std::string::npos) << message(o);
+  o = {};
+  o.samples = std::numeric_limits<std::size_t>::max();
+  EXPECT_NE(message(o).find("at most 10000000000"), std::string::npos) << message(o);
 }

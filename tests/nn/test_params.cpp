@@ -1,6 +1,8 @@
 // The parameter calculator: exact preset totals and the pieces they are made of.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "lumen/core/error.hpp"
 #include "lumen/nn/params.hpp"
 
@@ -84,4 +86,26 @@ TEST(Params, SweepShareFallsAsDAndNGrow) {
     prev = share;
   }
   EXPECT_LT(prev, 0.01);  // at GPT-3 175B's shape the table is well under 1%
+}
+
+TEST(Params, CountsThatWouldWrapAreUsageErrors) {
+  // Every count is exact or refused: a shape whose total would pass 2^62 (or wrap 64 bits) is a UsageError.
+  ModelShape s = preset("gpt2");
+  s.V = std::numeric_limits<std::uint64_t>::max();
+  EXPECT_THROW(count_params(s), UsageError);
+  s = preset("gpt2");
+  s.layers = 10'000'000'000'000;  // x 7e6 per block: 7e19, past 2^64
+  EXPECT_THROW(count_params(s), UsageError);
+  s = preset("llama-3-8b");
+  s.d = std::uint64_t{1} << 62;
+  s.heads = s.kv_heads = 1;
+  s.ffn = default_ffn(s.d, s.mlp);  // no wrap to a small width
+  EXPECT_GE(s.ffn, s.d);
+  EXPECT_THROW(count_params(s), UsageError);
+  // The largest counts below the limit are still exact.
+  s = preset("gpt2");
+  s.layers = 1'000'000'000;
+  const ParamCount c = count_params(s);
+  EXPECT_EQ(c.blocks, 1'000'000'000 * c.block);
+  EXPECT_EQ(c.total, c.token_embedding + c.positional + c.blocks + c.final_norm);
 }

@@ -26,6 +26,14 @@ struct InitStats {
   double measured_row_norm = 0;   // mean over the table's rows
 };
 
+// The sizes init_stats accepts: the table is allocated (V x d f32), and every sample is two lookups and two
+// dot products of length d, so larger sizes are refused up front (UsageError naming the limit) rather than
+// failing to allocate or running for hours.
+inline constexpr std::size_t kInitStatsMaxDim = 65536;                   // wider than any published model
+inline constexpr std::size_t kInitStatsMaxRows = 1'000'000;              // rows V
+inline constexpr std::size_t kInitStatsMaxTable = std::size_t{1} << 28;  // V x d floats: 1 GiB
+inline constexpr std::size_t kInitStatsMaxWork = 10'000'000'000;         // samples x d: about a minute
+
 // Builds an Embedding (V,d), init_normal(std, seed), draws `samples` pairs of distinct rows (Rng(seed+1)),
 // and looks them up through forward() without and with the sqrt(d) scale. Throws UsageError for bad options.
 InitStats init_stats(const InitStatsOptions& options);

@@ -56,7 +56,11 @@ struct ParamCount {
   double vocab_share = 0;      // (token_embedding + output_head) / total: what lives in V-row tables
 };
 
-// Throws UsageError for an impossible shape (d not divisible by heads, heads not by kv_heads, zeros).
+// count_params counts fewer than 2^62 parameters, so that every count and its fp32 bytes fit in 64 bits.
+inline constexpr std::uint64_t kMaxParams = std::uint64_t{1} << 62;
+
+// Throws UsageError for an impossible shape (d not divisible by heads, heads not by kv_heads, zeros), and for a
+// shape with kMaxParams parameters or more in any part (never a total that wrapped around).
 ParamCount count_params(const ModelShape& shape);
 
 // Bytes per parameter for the memory column: fp32 4, bf16 2, fp16 2, int8 1.

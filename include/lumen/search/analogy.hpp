@@ -24,7 +24,7 @@ AnalogyMethod parse_analogy_method(std::string_view name);  // "add"/"3cosadd", 
 
 struct AnalogyOptions {
   AnalogyMethod method = AnalogyMethod::add;
-  std::size_t k = 10;
+  std::size_t k = 10;  // >= 1; more than the rows that can answer returns them all
   bool exclude_inputs = true;
   std::size_t restrict_rows = 0;  // answers only from rows [0, N); 0: all
   std::size_t threads = 0;
@@ -49,10 +49,11 @@ AnalogyResult analogy(const Searcher& s, const QueryWord& a, const QueryWord& b,
 std::vector<float> analogy_vector(const Searcher& s, Id a, Id b, Id c);
 
 struct OddOneOut {
-  Id id;                               // the word that doesn't match
+  std::optional<Id> id;                // the word that doesn't match; nullopt when the scores are NaN
   std::vector<Neighbour> by_distance;  // every input with its cosine to the mean, least similar first
 };
-// Needs at least one id (UsageError otherwise).
+// Needs at least one id (UsageError otherwise). An input row holding NaN or Inf has no direction, so the mean and
+// every cosine to it are NaN: the scores are NaN and no word is picked (id is nullopt).
 OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids);
 
 }  // namespace lumen::search

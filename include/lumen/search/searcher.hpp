@@ -14,7 +14,7 @@
 namespace lumen::search {
 
 struct SearchOptions {
-  std::size_t k = 10;
+  std::size_t k = 10;  // >= 1; more than the rows searched returns them all
   Metric metric = Metric::cosine;
   std::size_t restrict_rows = 0;  // search only rows [0, N) (frequency-sorted vocabularies); 0: all
   std::vector<Id> exclude;        // ids never returned (e.g. the query words)
