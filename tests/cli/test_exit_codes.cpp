@@ -106,6 +106,7 @@ std::string table_invocation(const std::string& command, const std::string& tabl
   static const std::map<std::string, std::string> kWithTable = {
       {"analogy", "analogy {T} man king woman"},
       {"claims", "claims {T} --skip-lm"},
+      {"compare", "compare {T} --heads"},
       {"convert", "convert {T} out.safetensors"},
       {"doesnt-match", "doesnt-match {T} breakfast cereal dinner lunch"},
       {"eval analogies", "eval analogies {T} '" + data + "/questions-words.txt'"},
