@@ -113,6 +113,7 @@ std::string table_invocation(const std::string& command, const std::string& tabl
       {"eval similarity", "eval similarity {T} '" + data + "/wordsim353.tsv'"},
       {"neighbours", "neighbours {T} king"},
       {"onehot", "onehot {T} the"},
+      {"probe", "probe {T} gender"},
       {"project", "project {T} -o map.svg"},
       {"serve", "serve {T} --port 0"},
       {"similarity", "similarity {T} king queen"},
