@@ -8,6 +8,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/project/honesty.hpp"
+#include "lumen/project/map.hpp"
 #include "lumen/project/umap.hpp"
 
 using namespace lumen;
@@ -98,4 +99,26 @@ TEST(Umap, BadArgumentsAreClearErrors) {
   o.min_dist = -1;
   EXPECT_THROW(umap(X, o), UsageError);
   EXPECT_THROW(umap(Matrix(2, 4), quick()), InputError);
+}
+
+TEST(Umap, MapWithHonestyNumbersAndSeeds) {
+  const Matrix X = blobs(200, 8, 4, 9);
+  MapOptions o;
+  o.method = Method::umap;
+  o.seeds = 2;
+  o.threads = 1;
+  o.epochs = 100;
+  o.neighbors = 10;
+  const Map m = make_map(X, o);
+  EXPECT_EQ(m.xy.size(), 400u);
+  EXPECT_EQ(m.seeds, (std::vector<std::uint64_t>{1, 2}));
+  ASSERT_EQ(m.preservation.size(), 2u);
+  EXPECT_GT(m.preservation[0], 0.2);
+  EXPECT_GE(m.agreement, 0.0);
+  EXPECT_LE(m.agreement, 1.0);
+  EXPECT_NEAR(m.a, 1.5769, 0.01);
+  const auto caption = describe(m);
+  EXPECT_NE(caption[0].find("UMAP of 200 points: 10 neighbours"), std::string::npos) << caption[0];
+  EXPECT_EQ(parse_method("umap"), Method::umap);
+  EXPECT_STREQ(method_name(Method::umap), "umap");
 }
