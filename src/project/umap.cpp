@@ -151,12 +151,13 @@ bool spectral_start(const Graph& g, std::size_t n, std::vector<double>& Y) {
     norm0 += deg[i];
   }
   for (auto& v : v0) v /= std::sqrt(norm0);
+  std::vector<double> m(g.w.size());  // (M + I)/2's off-diagonal entries: w_ij / (2 √(deg_i deg_j))
+  for (std::size_t e = 0; e < g.w.size(); ++e)
+    m[e] = 0.5 * g.w[e] / (v0[static_cast<std::size_t>(g.head[e])] * v0[static_cast<std::size_t>(g.tail[e])] * norm0);
   auto apply = [&](const std::vector<double>& x, std::vector<double>& out) {  // out = (M + I)/2 x
     for (std::size_t i = 0; i < n; ++i) out[i] = 0.5 * x[i];
-    for (std::size_t e = 0; e < g.w.size(); ++e) {
-      const auto i = static_cast<std::size_t>(g.head[e]), j = static_cast<std::size_t>(g.tail[e]);
-      out[i] += 0.5 * g.w[e] * x[j] / (v0[i] * v0[j] * norm0);
-    }
+    for (std::size_t e = 0; e < g.w.size(); ++e)
+      out[static_cast<std::size_t>(g.head[e])] += m[e] * x[static_cast<std::size_t>(g.tail[e])];
   };
   auto orthonormalise = [&](std::vector<std::vector<double>>& V) {
     for (std::size_t c = 0; c < V.size(); ++c) {
@@ -295,8 +296,9 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
       float* cur = Y + 2 * j;
       float* oth = Y + 2 * k;
       float dx = cur[0] - oth[0], dy = cur[1] - oth[1], d2 = dx * dx + dy * dy;
-      if (d2 > 0) {  // attraction along the edge, both ends move
-        const float coeff = -2.0f * a * b * std::pow(d2, b - 1.0f) / (a * std::pow(d2, b) + 1.0f);
+      if (d2 > 0) {                        // attraction along the edge, both ends move
+        const float pb = std::pow(d2, b);  // d^2b; d^2(b-1) = d^2b / d^2 (one pow, not two)
+        const float coeff = -2.0f * a * b * (pb / d2) / (a * pb + 1.0f);
         const float gx = clip(coeff * dx) * alpha, gy = clip(coeff * dy) * alpha;
         cur[0] += gx, cur[1] += gy, oth[0] -= gx, oth[1] -= gy;
       }

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""lumen project --method umap vs umap-learn (Debian's umap-learn 0.5.3), side by side, same thread count.
+
+  /usr/bin/python3 bench/compare_umap.py [--lumen build/lumen] [--table build/default/brown.vec] [--top 5000]
+                                         [--threads 2] [--neighbors 15] [--min-dist 0.1]
+
+The first TOP rows of a real table (the default: word2vec on the Brown corpus, 100 dimensions), Euclidean on both
+sides. umap-learn is called twice in one process (its first call compiles with numba; both times are reported);
+lumen's time is its own `seconds` (table loaded, honesty numbers off with --sample 0). Quality: scikit-learn's
+trustworthiness (k = 10) of each map against the same rows. Parity target: lumen >= umap-learn - 0.01.
+"""
+import argparse
+import json
+import os
+import subprocess
+import time
+
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--lumen", default=os.path.join(here, "..", "build", "lumen"))
+    ap.add_argument("--table", default=os.path.join(here, "..", "build", "default", "brown.vec"))
+    ap.add_argument("--top", type=int, default=5000)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--neighbors", type=int, default=15)
+    ap.add_argument("--min-dist", type=float, default=0.1)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ[var] = str(a.threads)
+    import umap
+    from sklearn.manifold import trustworthiness
+
+    with open(a.table, encoding="utf8") as f:
+        f.readline()
+        X = np.array([[float(v) for v in next(f).rstrip().split(" ")[1:]] for _ in range(a.top)], dtype=np.float32)
+    out = subprocess.run([a.lumen, "--threads", str(a.threads), "project", a.table, "--method", "umap", "--top",
+                          str(a.top), "--metric", "euclidean", "--neighbors", str(a.neighbors), "--min-dist",
+                          str(a.min_dist), "--seed", str(a.seed), "--sample", "0", "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)
+    Y = np.array([[p["x"], p["y"]] for p in r["points"]])
+    times, maps = [], []
+    for call in range(2):
+        start = time.perf_counter()
+        m = umap.UMAP(n_neighbors=a.neighbors, min_dist=a.min_dist, random_state=None, n_jobs=a.threads)
+        maps.append(m.fit_transform(X))
+        times.append(time.perf_counter() - start)
+    t_lumen = trustworthiness(X, Y, n_neighbors=10)
+    t_peer = trustworthiness(X, maps[1], n_neighbors=10)
+    print(f"# lumen UMAP vs umap-learn {umap.__version__}: {a.top} x {X.shape[1]} ({os.path.basename(a.table)}), "
+          f"n_neighbors {a.neighbors}, min_dist {a.min_dist}, Euclidean, {a.threads} threads")
+    print(f"lumen       {r['seconds']:.3f} s  trustworthiness@10 {t_lumen:.4f}")
+    print(f"umap-learn  {times[0]:.3f} s (first call, numba compiles)  {times[1]:.3f} s (second call)  "
+          f"trustworthiness@10 {t_peer:.4f}")
+    print(f"ratio       {times[1] / r['seconds']:.2f}x (second call / lumen)  trustworthiness difference "
+          f"{t_lumen - t_peer:+.4f} (parity: >= -0.01)")
+
+
+if __name__ == "__main__":
+    main()
