@@ -1,5 +1,6 @@
 // lumen compare A B: two tables over their shared words (neighbour overlap@k, Procrustes, CKA, the words that
 // moved most). lumen compare LM --heads: an untied model's input table E against its output head W.
+#include <cmath>
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -73,7 +74,7 @@ void print_text(const eval::Comparison& c, const Table& a, const Table& b) {
   for (std::size_t j = 0; j < c.histogram.size(); ++j) {
     const double share = static_cast<double>(c.histogram[j]) / static_cast<double>(c.n);
     fmt::print("  {:>3}/{}: {:5.1f}% {}\n", j, c.k, 100 * share,
-               std::string(static_cast<std::size_t>(share * 40 + 0.5), '#'));
+               std::string(static_cast<std::size_t>(std::lround(share * 40)), '#'));
   }
   if (c.procrustes)
     fmt::print("Procrustes: residual |AR - B| = {:.6g} ({:.4f} of |B| = {:.6g}){}\n", c.procrustes->residual,

@@ -47,10 +47,10 @@ eval::LabelSet load_labels(const ProbeArgs& a) {
 }
 
 std::string sets_help() {
-  std::string s = "word<TAB>label lines, or a built-in set:";
-  for (const auto& b : eval::builtin_label_sets()) s += fmt::format(" {} ({});", b.name, b.description);
-  s.back() = ' ';
-  return s + "made from the analogy benchmark's sections";
+  std::string s = "word<TAB>label lines, or a set made from the analogy benchmark's sections:";
+  for (const auto& b : eval::builtin_label_sets()) s += fmt::format(" {} ({}),", b.name, b.description);
+  s.back() = '.';
+  return s;
 }
 
 nlohmann::json result_json(const eval::ProbeResult& r, const eval::LabelSet& labels, const Table& t) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fmt/format.h>
 #include <numeric>
 
@@ -86,7 +87,7 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
   c.mean_overlap = std::accumulate(c.overlap.begin(), c.overlap.end(), 0.0) / static_cast<double>(c.n);
   c.median_overlap = median(c.overlap);
   c.histogram.assign(c.k + 1, 0);
-  for (const double o : c.overlap) ++c.histogram[static_cast<std::size_t>(o * static_cast<double>(c.k) + 0.5)];
+  for (const double o : c.overlap) ++c.histogram[static_cast<std::size_t>(std::lround(o * static_cast<double>(c.k)))];
 
   if (options.progress) options.progress("products", 0, 1);
   const CrossGram g = cross_gram(A, B, options.threads);

@@ -76,9 +76,9 @@ LabelSet read_label_set(const std::string& path) { return parse_label_set(detail
 
 const std::vector<BuiltinLabelSet>& builtin_label_sets() {
   static const std::vector<BuiltinLabelSet> sets = {
-      {"capitals", "capital vs country (Athens / Greece)", {"capital-common-countries", "capital-world"}},
-      {"plural", "singular vs plural noun (banana / bananas)", {"gram8-plural"}},
-      {"gender", "male vs female word (king / queen)", {"family"}},
+      {"capitals", "capital vs country: Athens / Greece", {"capital-common-countries", "capital-world"}},
+      {"plural", "singular vs plural noun: banana / bananas", {"gram8-plural"}},
+      {"gender", "male vs female word: king / queen", {"family"}},
   };
   return sets;
 }

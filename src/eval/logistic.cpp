@@ -145,13 +145,14 @@ LogisticModel fit_logistic(const double* X, const int* y, std::size_t n, std::si
     // Backtracking line search (Armijo).
     double step = 1.0, fnext = 0.0;
     bool accepted = false;
-    for (int tries = 0; tries < 40; ++tries, step *= 0.5) {
+    for (int tries = 0; tries < 40; ++tries) {
       for (std::size_t i = 0; i < p; ++i) next[i] = theta[i] + step * dir[i];
       fnext = f(next, next_grad);
       if (fnext <= fx + 1e-4 * step * slope) {
         accepted = true;
         break;
       }
+      step *= 0.5;
     }
     if (!accepted) break;  // no decrease possible at double precision: as close as it gets
     std::vector<double> s(p), yv(p);
