@@ -1,6 +1,7 @@
 #include "lumen/project/umap.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -9,6 +10,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/core/threads.hpp"
 
 namespace lumen::project {
 
@@ -286,21 +288,29 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
   }
   const auto a = static_cast<float>(r.a), b = static_cast<float>(r.b), gamma = static_cast<float>(o.repulsion);
   float* Y = r.Y.data();
-  for (std::size_t epoch = 0; epoch < r.epochs; ++epoch) {
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min(o.threads == 0 ? default_threads() : o.threads, edges.size() / 1024));
+  // One epoch's updates for edges [begin, end). With one thread, plain reads and writes in edge order: the same map
+  // for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild:
+  // a point's two coordinates may be read between another thread's updates), through relaxed atomics.
+  auto epoch_range = [&](auto access, std::size_t begin, std::size_t end, std::size_t epoch, Rng& rng) {
     const auto alpha =
         static_cast<float>(o.learning_rate * (1.0 - static_cast<double>(epoch) / static_cast<double>(r.epochs)));
     const auto now = static_cast<double>(epoch);
-    for (std::size_t s = 0; s < edges.size(); ++s) {
+    for (std::size_t s = begin; s < end; ++s) {
       if (next_sample[s] > now) continue;
       const auto j = static_cast<std::size_t>(g.head[edges[s]]), k = static_cast<std::size_t>(g.tail[edges[s]]);
       float* cur = Y + 2 * j;
       float* oth = Y + 2 * k;
-      float dx = cur[0] - oth[0], dy = cur[1] - oth[1], d2 = dx * dx + dy * dy;
+      float cx = access.load(cur[0]), cy = access.load(cur[1]);
+      float dx = cx - access.load(oth[0]), dy = cy - access.load(oth[1]), d2 = dx * dx + dy * dy;
       if (d2 > 0) {                        // attraction along the edge, both ends move
         const float pb = std::pow(d2, b);  // d^2b; d^2(b-1) = d^2b / d^2 (one pow, not two)
         const float coeff = -2.0f * a * b * (pb / d2) / (a * pb + 1.0f);
         const float gx = clip(coeff * dx) * alpha, gy = clip(coeff * dy) * alpha;
-        cur[0] += gx, cur[1] += gy, oth[0] -= gx, oth[1] -= gy;
+        cx += gx, cy += gy;
+        access.store(cur[0], cx), access.store(cur[1], cy);
+        access.store(oth[0], access.load(oth[0]) - gx), access.store(oth[1], access.load(oth[1]) - gy);
       }
       next_sample[s] += per_sample[s];
       const auto negatives = static_cast<std::size_t>(std::max(0.0, (now - next_negative[s]) / per_negative[s]));
@@ -308,12 +318,31 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
         const std::size_t m = rng.below(n);
         if (m == j) continue;
         oth = Y + 2 * m;
-        dx = cur[0] - oth[0], dy = cur[1] - oth[1], d2 = dx * dx + dy * dy;
+        dx = cx - access.load(oth[0]), dy = cy - access.load(oth[1]), d2 = dx * dx + dy * dy;
         if (!(d2 > 0)) continue;
         const float coeff = 2.0f * gamma * b / ((0.001f + d2) * (a * std::pow(d2, b) + 1.0f));
-        cur[0] += clip(coeff * dx) * alpha, cur[1] += clip(coeff * dy) * alpha;
+        cx += clip(coeff * dx) * alpha, cy += clip(coeff * dy) * alpha;
       }
+      access.store(cur[0], cx), access.store(cur[1], cy);
       next_negative[s] += static_cast<double>(negatives) * per_negative[s];
+    }
+  };
+  struct Plain {
+    float load(const float& x) const { return x; }
+    void store(float& x, float v) const { x = v; }
+  };
+  struct Shared {
+    float load(float& x) const { return std::atomic_ref<float>(x).load(std::memory_order_relaxed); }
+    void store(float& x, float v) const { std::atomic_ref<float>(x).store(v, std::memory_order_relaxed); }
+  };
+  for (std::size_t epoch = 0; epoch < r.epochs; ++epoch) {
+    if (threads == 1) {
+      epoch_range(Plain{}, 0, edges.size(), epoch, rng);
+    } else {
+      parallel_for(edges.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t t) {
+        Rng local(o.seed ^ (0x9e3779b97f4a7c15ull * (epoch * threads + t + 1)));
+        epoch_range(Shared{}, begin, end, epoch, local);
+      });
     }
     if (epoch % 10 == 9 || epoch + 1 == r.epochs) report("layout", epoch + 1, r.epochs);
   }

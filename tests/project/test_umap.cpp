@@ -122,3 +122,15 @@ TEST(Umap, MapWithHonestyNumbersAndSeeds) {
   EXPECT_EQ(parse_method("umap"), Method::umap);
   EXPECT_STREQ(method_name(Method::umap), "umap");
 }
+
+TEST(Umap, SeveralThreadsShareTheLayoutAndStillSeparateClusters) {
+  const std::size_t n = 600, clusters = 5;
+  const Matrix X = blobs(n, 20, clusters, 3);
+  UmapOptions o = quick();
+  o.threads = 2;
+  const UmapResult r = umap(X, o);
+  for (const float v : r.Y) ASSERT_TRUE(std::isfinite(v));
+  const auto sample = sample_points(n, n, 1);
+  const Neighbours original = query_neighbours(X, sample, 10, false, 1);
+  EXPECT_GT(knn_preservation(original, map_neighbours(r.Y, n, sample, 10, 1), 10), 0.25);
+}
