@@ -8,11 +8,14 @@ The first TOP rows of a real table (the default: word2vec on the Brown corpus, 1
 sides. umap-learn is called twice in one process (its first call compiles with numba; both times are reported);
 lumen's time is its own `seconds` (table loaded, honesty numbers off with --sample 0). Quality: scikit-learn's
 trustworthiness (k = 10) of each map against the same rows. Parity target: lumen >= umap-learn - 0.01.
+
+  /usr/bin/python3 bench/compare_umap.py --synthetic 50000     # lumen alone on a 50,000 x 100 table (under a minute?)
 """
 import argparse
 import json
 import os
 import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -28,7 +31,10 @@ def main():
     ap.add_argument("--neighbors", type=int, default=15)
     ap.add_argument("--min-dist", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--synthetic", type=int, default=0, help="time lumen alone on N x 100 synthetic rows")
     a = ap.parse_args()
+    if a.synthetic:
+        return synthetic(a)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ[var] = str(a.threads)
     import umap
@@ -58,6 +64,25 @@ def main():
           f"trustworthiness@10 {t_peer:.4f}")
     print(f"ratio       {times[1] / r['seconds']:.2f}x (second call / lumen)  trustworthiness difference "
           f"{t_lumen - t_peer:+.4f} (parity: >= -0.01)")
+
+
+def synthetic(a):
+    """N x 100 rows in 300 clusters with a decaying spectrum, as .npy + vocabulary; lumen's own time."""
+    rng = np.random.default_rng(1)
+    n, d = a.synthetic, 100
+    centres = rng.normal(size=(300, d)) * 2 / np.sqrt(1 + np.arange(d))
+    X = centres[rng.integers(0, 300, size=n)] + 0.5 * rng.normal(size=(n, d)) / np.sqrt(1 + 0.05 * np.arange(d))
+    with tempfile.TemporaryDirectory() as tmp:
+        path, vocab = os.path.join(tmp, "big.npy"), os.path.join(tmp, "big.vocab")
+        np.save(path, X.astype(np.float32))
+        with open(vocab, "w") as f:
+            f.write("".join(f"w{i}\n" for i in range(n)))
+        out = subprocess.run([a.lumen, "--threads", str(a.threads), "project", path, "--vocab", vocab, "--method",
+                              "umap", "--neighbors", str(a.neighbors), "--min-dist", str(a.min_dist), "--sample", "0",
+                              "--json"], check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)
+    print(f"# lumen UMAP alone: {n} x {d} synthetic, n_neighbors {a.neighbors}, {a.threads} threads")
+    print(f"lumen  {r['seconds']:.3f} s ({len(r['points'])} points, {r['epochs']} epochs)")
 
 
 if __name__ == "__main__":
