@@ -1,4 +1,4 @@
-// lumen project TABLE --method pca|tsne -o OUT: a two-dimensional map of some rows, as CSV, JSON, SVG or PNG
+// lumen project TABLE --method pca|tsne|umap -o OUT: a two-dimensional map of some rows, as CSV, JSON, SVG or PNG
 // (chosen by OUT's extension), with the numbers that say how far to trust it: the variance PCA's axes hold,
 // t-SNE's KL, how many of each point's 10 nearest neighbours the map keeps and, with --seeds K, how much
 // t-SNE maps made with different seeds agree. Without -o the coordinates go to stdout (CSV, or JSON).
@@ -36,6 +36,8 @@ struct ProjectArgs {
   std::size_t seeds = 1;
   double perplexity = 30.0;
   std::size_t iterations = 1000;
+  std::size_t neighbors = 15;
+  double min_dist = 0.1;
   double theta = 0.5;
   std::string metric = "cosine";
   std::string init = "pca";
@@ -108,7 +110,7 @@ std::string extension(const std::string& path) {
 
 nlohmann::json summary_json(const project::Map& m, const Table& t, const ProjectArgs& a) {
   nlohmann::json j;
-  j["method"] = m.method == project::Method::pca ? "pca" : "tsne";
+  j["method"] = project::method_name(m.method);
   j["table"] = t.source;
   j["points"] = m.rows.size();
   if (!a.out.empty()) j["output"] = a.out;
@@ -116,6 +118,13 @@ nlohmann::json summary_json(const project::Map& m, const Table& t, const Project
   if (m.method == project::Method::pca) {
     j["variance_ratio"] = m.variance_ratio;
     j["variance_kept"] = std::accumulate(m.variance_ratio.begin(), m.variance_ratio.end(), 0.0);
+  } else if (m.method == project::Method::umap) {
+    j["seeds"] = m.seeds;
+    j["neighbors"] = m.neighbors;
+    j["min_dist"] = m.min_dist;
+    j["epochs"] = m.iterations;
+    j["a"] = m.a;
+    j["b"] = m.b;
   } else {
     j["kl"] = m.kl;
     j["seeds"] = m.seeds;
@@ -147,7 +156,7 @@ Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ProjectArgs>();
   add_table_options(cmd, a->table);
   cmd.add_option("--method", a->method,
-                 "pca (linear, deterministic) or tsne (clusters; sizes and distances mean nothing)")
+                 "pca (linear, deterministic), tsne or umap (clusters; sizes and distances mean nothing)")
       ->capture_default_str();
   cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)")
       ->check(at_least(0));
@@ -156,8 +165,8 @@ Action setup(CLI::App& cmd) {
                  "Words to mark and always label: w1,w2,... (added to the map if missing)");
   cmd.add_option("-o,--output", a->out,
                  "OUT.csv (token,x,y), OUT.json, OUT.svg or OUT.png (none: CSV or JSON on stdout)");
-  cmd.add_option("--seed", a->seed, "t-SNE: seed of the first map")->capture_default_str()->check(at_least(0));
-  cmd.add_option("--seeds", a->seeds, "t-SNE: make K maps (seeds S..S+K-1) and report how much they agree")
+  cmd.add_option("--seed", a->seed, "t-SNE, UMAP: seed of the first map")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--seeds", a->seeds, "t-SNE, UMAP: make K maps (seeds S..S+K-1) and report how much they agree")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   cmd.add_option("--perplexity", a->perplexity, "t-SNE: effective number of neighbours (k = 3 x perplexity)")
@@ -166,6 +175,12 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--iterations", a->iterations, "t-SNE: optimisation steps (the first 250 with early exaggeration)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  cmd.add_option("--neighbors", a->neighbors, "UMAP: neighbours per point, itself included (as umap-learn)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100000));
+  cmd.add_option("--min-dist", a->min_dist, "UMAP: how tightly points may pack (0 to 1)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd.add_option("--theta", a->theta, "t-SNE: Barnes-Hut opening angle (0: exact gradient)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
@@ -188,7 +203,8 @@ Action setup(CLI::App& cmd) {
   set_example(cmd,
               {"lumen project toy --method pca -o toy.png",
                "lumen project glove.txt --method tsne --top 5000 --highlight king,queen,paris --seeds 3 -o map.svg",
-               "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json"});
+               "lumen project gpt2.safetensors --method tsne --seed 7 -o gpt2.csv --json",
+               "lumen project glove.txt --method umap --top 5000 --neighbors 15 --min-dist 0.1 --seeds 3 -o map.png"});
   return [a]() {
     const project::Method method = project::parse_method(a->method);
     if (a->metric != "cosine" && a->metric != "euclidean")
@@ -197,7 +213,7 @@ Action setup(CLI::App& cmd) {
       throw UsageError(fmt::format("unknown --init '{}' (pca or random)", a->init));
     if (a->top != 0 && !a->words_file.empty()) throw UsageError("--top and --words choose the rows two ways: give one");
     if (method == project::Method::pca && a->seeds > 1)
-      throw UsageError("--seeds goes with --method tsne (PCA has no seed)");
+      throw UsageError("--seeds goes with --method tsne or umap (PCA has no seed)");
     std::string ext;
     if (!a->out.empty()) {
       ext = extension(a->out);
@@ -231,6 +247,8 @@ Action setup(CLI::App& cmd) {
     o.rows = rows;
     o.cosine = a->metric == "cosine";
     o.perplexity = a->perplexity;
+    o.neighbors = a->neighbors;
+    o.min_dist = a->min_dist;
     o.iterations = a->iterations;
     o.theta = a->theta;
     o.random_init = a->init == "random";
@@ -272,10 +290,12 @@ Action setup(CLI::App& cmd) {
         return ix < iy;
       });
       project::PlotOptions po;
-      po.title = !a->title.empty()
-                     ? a->title
-                     : fmt::format("{} of {} ({} words)", method == project::Method::pca ? "PCA" : "t-SNE",
-                                   std::filesystem::path(t.source).filename().string(), m.rows.size());
+      po.title = !a->title.empty() ? a->title
+                                   : fmt::format("{} of {} ({} words)",
+                                                 method == project::Method::pca    ? "PCA"
+                                                 : method == project::Method::umap ? "UMAP"
+                                                                                   : "t-SNE",
+                                                 std::filesystem::path(t.source).filename().string(), m.rows.size());
       po.caption = caption;
       po.width = a->width;
       po.height = a->height;

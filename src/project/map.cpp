@@ -9,13 +9,24 @@
 #include "lumen/project/honesty.hpp"
 #include "lumen/project/pca.hpp"
 #include "lumen/project/tsne.hpp"
+#include "lumen/project/umap.hpp"
 
 namespace lumen::project {
 
 Method parse_method(const std::string& name) {
   if (name == "pca") return Method::pca;
   if (name == "tsne" || name == "t-sne") return Method::tsne;
-  throw UsageError(fmt::format("unknown projection method '{}' (pca or tsne)", name));
+  if (name == "umap") return Method::umap;
+  throw UsageError(fmt::format("unknown projection method '{}' (pca, tsne or umap)", name));
+}
+
+const char* method_name(Method method) {
+  switch (method) {
+    case Method::pca: return "pca";
+    case Method::tsne: return "tsne";
+    case Method::umap: return "umap";
+  }
+  return "?";
 }
 
 namespace {
@@ -42,7 +53,7 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   const std::vector<std::int32_t> sample = sample_points(n, o.sample, o.seed);
   // X (n, d) f32: the selected rows, for t-SNE and the honesty numbers (PCA alone reads E in place).
   Matrix X;
-  if (o.method == Method::tsne || !sample.empty()) {
+  if (o.method != Method::pca || !sample.empty()) {
     X = Matrix(n, E.cols());
     for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
   }
@@ -63,6 +74,35 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       const Neighbours original = query_neighbours(X, sample, m.k, o.cosine, o.threads);
       maps.push_back(map_neighbours(m.xy, n, sample, m.k, o.threads));
       m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+    }
+  } else if (o.method == Method::umap) {
+    UmapOptions u;
+    u.neighbors = o.neighbors;
+    u.min_dist = o.min_dist;
+    u.epochs = o.epochs;
+    u.cosine = o.cosine;
+    u.threads = o.threads;
+    m.neighbors = o.neighbors;
+    m.min_dist = o.min_dist;
+    // The honesty numbers' neighbours of the original space, once for every seed.
+    const Neighbours original = sample.empty() ? Neighbours{} : query_neighbours(X, sample, m.k, o.cosine, o.threads);
+    for (std::size_t s = 0; s < o.seeds; ++s) {
+      u.seed = o.seed + s;
+      const std::string label = o.seeds > 1 ? fmt::format("UMAP {}/{}: ", s + 1, o.seeds) : "UMAP: ";
+      if (o.progress)
+        u.progress = [&, label](const std::string& stage, std::size_t done, std::size_t total) {
+          o.progress(label + stage, done, total);
+        };
+      UmapResult r = umap(X, u);
+      m.seeds.push_back(u.seed);
+      m.a = r.a;
+      m.b = r.b;
+      m.iterations = r.epochs;
+      if (!sample.empty()) {
+        maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
+        m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+      }
+      if (s == 0) m.xy = std::move(r.Y);
     }
   } else {
     TsneOptions t;
@@ -91,13 +131,13 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       }
       if (s == 0) m.xy = std::move(r.Y);
     }
-    if (maps.size() >= 2) {
-      double sum = 0;
-      std::size_t pairs = 0;
-      for (std::size_t a = 0; a < maps.size(); ++a)
-        for (std::size_t b = a + 1; b < maps.size(); ++b, ++pairs) sum += knn_jaccard(maps[a], maps[b], m.k);
-      m.agreement = sum / static_cast<double>(pairs);
-    }
+  }
+  if (maps.size() >= 2) {
+    double sum = 0;
+    std::size_t pairs = 0;
+    for (std::size_t a = 0; a < maps.size(); ++a)
+      for (std::size_t b = a + 1; b < maps.size(); ++b, ++pairs) sum += knn_jaccard(maps[a], maps[b], m.k);
+    m.agreement = sum / static_cast<double>(pairs);
   }
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return m;
@@ -120,13 +160,18 @@ std::vector<std::string> describe(const Map& m) {
       lines.push_back(fmt::format("{}-NN kept from the original space: {}{}{}", m.k, pct(kept), over,
                                   both < 0.999 ? "; the rest of the variance is squashed flat" : ""));
   } else {
-    std::string kls;
-    for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);
-    lines.push_back(fmt::format("t-SNE of {} points: perplexity {:.3g}, {} iterations, seed{} {}; final KL {}",
-                                m.rows.size(), m.perplexity, m.iterations, m.seeds.size() > 1 ? "s" : "",
-                                m.seeds.size() > 1 ? fmt::format("{}..{}", m.seeds.front(), m.seeds.back())
-                                                   : fmt::format("{}", m.seeds.front()),
-                                kls));
+    const std::string seeds = fmt::format("seed{} {}", m.seeds.size() > 1 ? "s" : "",
+                                          m.seeds.size() > 1 ? fmt::format("{}..{}", m.seeds.front(), m.seeds.back())
+                                                             : fmt::format("{}", m.seeds.front()));
+    if (m.method == Method::umap) {
+      lines.push_back(fmt::format("UMAP of {} points: {} neighbours, min_dist {:g}, {} epochs, {}", m.rows.size(),
+                                  m.neighbors, m.min_dist, m.iterations, seeds));
+    } else {
+      std::string kls;
+      for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);
+      lines.push_back(fmt::format("t-SNE of {} points: perplexity {:.3g}, {} iterations, {}; final KL {}",
+                                  m.rows.size(), m.perplexity, m.iterations, seeds, kls));
+    }
     std::string per;
     if (m.preservation.size() > 1) {
       per = " (per seed:";
@@ -140,7 +185,8 @@ std::vector<std::string> describe(const Map& m) {
                                      m.seeds.size(), pct(m.agreement)));
     else if (m.seeds.size() == 1)
       lines.emplace_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
-    lines.emplace_back("cluster sizes and the distances between clusters on a t-SNE map mean nothing");
+    lines.emplace_back(fmt::format("cluster sizes and the distances between clusters on a {} map mean nothing",
+                                   m.method == Method::umap ? "UMAP" : "t-SNE"));
   }
   return lines;
 }

@@ -106,7 +106,7 @@ TEST(CliProject, SvgAndJsonFilesAndStdinWords) {
 TEST(CliProject, BadInputAndUsage) {
   Dir d;
   EXPECT_EQ(lumen("project toy -o " + (d / "x.bmp")).code, 2);
-  EXPECT_EQ(lumen("project toy --method umap").code, 2);
+  EXPECT_EQ(lumen("project toy --method isomap").code, 2);
   EXPECT_EQ(lumen("project toy --top 5 --words " + (d / "w.txt")).code, 2);
   EXPECT_EQ(lumen("project toy --method pca --seeds 3").code, 2);
   EXPECT_EQ(lumen("project toy --theta 3").code, 2);

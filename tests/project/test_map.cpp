@@ -53,5 +53,5 @@ TEST(Map, TsneWithSeveralSeedsReportsAgreement) {
   EXPECT_THROW(make_map(E, o), InputError);
   o.rows = {0, 1, 240};
   EXPECT_THROW(make_map(E, o), IdError);
-  EXPECT_THROW(parse_method("umap"), UsageError);
+  EXPECT_THROW(parse_method("isomap"), UsageError);
 }

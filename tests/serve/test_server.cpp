@@ -183,7 +183,7 @@ TEST(ApiTest, ChapterRoutesOnTheToyTable) {
   ASSERT_TRUE(j["done"].get<bool>());
   EXPECT_EQ(j["result"]["points"].size(), 30u);
   EXPECT_FALSE(j["result"]["caption"].get<std::string>().empty());
-  EXPECT_THROW(api.handle("projection", {{"method", "umap"}}), UsageError);
+  EXPECT_THROW(api.handle("projection", {{"method", "isomap"}}), UsageError);
   EXPECT_THROW(api.handle("job", {{"id", "nope"}}), serve::ApiError);
   // Every route answers unknown words with suggestions, never a crash.
   EXPECT_THROW(api.handle("neighbours", {{"word", "kinq"}}), UnknownTokenError);

@@ -1,7 +1,7 @@
 #pragma once
-// A map of some rows of a table, by PCA or t-SNE, with the numbers that say how far to trust it:
-// for PCA the variance its two axes hold; for t-SNE the final KL, and for both how well the map keeps each
-// point's 10 nearest neighbours of the original space; with several seeds, how much the t-SNE maps agree.
+// A map of some rows of a table, by PCA, t-SNE or UMAP, with the numbers that say how far to trust it:
+// for PCA the variance its two axes hold; for t-SNE the final KL, and for all how well the map keeps each
+// point's 10 nearest neighbours of the original space; with several seeds, how much the t-SNE or UMAP maps agree.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -13,8 +13,9 @@
 
 namespace lumen::project {
 
-enum class Method { pca, tsne };
-Method parse_method(const std::string& name);  // "pca" or "tsne"; throws UsageError
+enum class Method { pca, tsne, umap };
+Method parse_method(const std::string& name);  // "pca", "tsne" or "umap"; throws UsageError
+const char* method_name(Method method);        // "pca", "tsne", "umap"
 
 struct MapOptions {
   Method method = Method::pca;
@@ -24,8 +25,11 @@ struct MapOptions {
   std::size_t iterations = 1000;
   double theta = 0.5;
   bool random_init = false;
+  std::size_t neighbors = 15;  // UMAP: neighbours per point, itself included
+  double min_dist = 0.1;       // UMAP: how tightly points may pack
+  std::size_t epochs = 0;      // UMAP: 0 = its default (500 up to 10,000 points, else 200)
   std::uint64_t seed = 1;
-  std::size_t seeds = 1;      // t-SNE maps made with seeds seed, seed+1, ...
+  std::size_t seeds = 1;      // t-SNE or UMAP maps made with seeds seed, seed+1, ...
   std::size_t k = 10;         // neighbours compared by the honesty numbers
   std::size_t sample = 5000;  // honesty numbers over at most this many points (seeded sample; 0: none)
   std::size_t threads = 0;
@@ -38,15 +42,18 @@ struct Map {
   std::vector<Id> rows;                // (n) the table rows mapped, in order
   std::vector<float> xy;               // (n, 2) the map (t-SNE: the first seed's)
   std::vector<double> variance_ratio;  // PCA: each axis' share of the variance (2)
-  std::vector<std::uint64_t> seeds;    // t-SNE: the seeds used
+  std::vector<std::uint64_t> seeds;    // t-SNE, UMAP: the seeds used
   std::vector<double> kl;              // t-SNE: final KL per seed
   double perplexity = 0;               // t-SNE: the perplexity used
   std::size_t iterations = 0;
   bool exact_gradient = false;
+  std::size_t neighbors = 0;         // UMAP: neighbours per point (itself included)
+  double min_dist = 0;               // UMAP
+  double a = 0, b = 0;               // UMAP: the fitted curve 1 / (1 + a d^2b)
   std::size_t k = 0;                 // honesty: neighbours compared
   std::size_t sampled = 0;           // honesty: points the numbers are averaged over
   std::vector<double> preservation;  // per map: mean share of the k original neighbours kept
-  double agreement = -1;             // t-SNE with 2+ seeds: mean k-NN Jaccard between maps; -1 otherwise
+  double agreement = -1;             // t-SNE or UMAP with 2+ seeds: mean k-NN Jaccard between maps; -1 otherwise
   double seconds = 0;                // time spent computing
 };
 

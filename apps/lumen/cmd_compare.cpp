@@ -1,0 +1,143 @@
+// lumen compare A B: two tables over their shared words (neighbour overlap@k, Procrustes, CKA, the words that
+// moved most). lumen compare LM --heads: an untied model's input table E against its output head W.
+#include <cmath>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <memory>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/eval/compare.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct CompareArgs {
+  TableArgs table;
+  std::string other;
+  bool heads = false;
+  std::string head;
+  eval::CompareOptions o;
+  bool json = false;
+};
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+nlohmann::json neighbours_json(const std::vector<eval::NamedNeighbour>& nb) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& x : nb) j.push_back({{"word", x.word}, {"cosine", x.cosine}});
+  return j;
+}
+
+nlohmann::json comparison_json(const eval::Comparison& c, const Table& a, const Table& b) {
+  nlohmann::json j = {{"a", {{"source", a.source}, {"V", c.V_a}, {"d", c.d_a}}},
+                      {"b", {{"source", b.source}, {"V", c.V_b}, {"d", c.d_b}}},
+                      {"shared", c.shared},
+                      {"n", c.n},
+                      {"k", c.k},
+                      {"overlap", {{"mean", c.mean_overlap}, {"median", c.median_overlap}, {"histogram", c.histogram}}},
+                      {"cka", c.cka},
+                      {"seconds", c.seconds}};
+  if (c.procrustes) {
+    const auto& p = *c.procrustes;
+    j["procrustes"] = {{"residual", p.residual}, {"relative_residual", p.relative_residual},
+                       {"scale", p.scale},       {"norm_a", p.norm_a},
+                       {"norm_b", p.norm_b},     {"reflection", p.reflection}};
+  } else {
+    j["procrustes"] = nullptr;
+    j["procrustes_skipped"] = c.procrustes_skipped;
+  }
+  nlohmann::json moved = nlohmann::json::array();
+  for (const auto& m : c.moved)
+    moved.push_back(
+        {{"word", m.word}, {"overlap", m.overlap}, {"a", neighbours_json(m.in_a)}, {"b", neighbours_json(m.in_b)}});
+  j["moved"] = moved;
+  return j;
+}
+
+std::string words(const std::vector<eval::NamedNeighbour>& nb) {
+  std::string s;
+  for (const auto& x : nb) s += (s.empty() ? "" : " ") + x.word;
+  return s;
+}
+
+void print_text(const eval::Comparison& c, const Table& a, const Table& b) {
+  fmt::print("A: {} ({} x {})\nB: {} ({} x {})\n", a.source, c.V_a, c.d_a, b.source, c.V_b, c.d_b);
+  fmt::print("shared words: {}{}\n", c.shared, c.n < c.shared ? fmt::format(" (compared: the first {})", c.n) : "");
+  fmt::print("neighbour overlap@{}: mean {:.4f}, median {:.4f}\n", c.k, c.mean_overlap, c.median_overlap);
+  for (std::size_t j = 0; j < c.histogram.size(); ++j) {
+    const double share = static_cast<double>(c.histogram[j]) / static_cast<double>(c.n);
+    fmt::print("  {:>3}/{}: {:5.1f}% {}\n", j, c.k, 100 * share,
+               std::string(static_cast<std::size_t>(std::lround(share * 40)), '#'));
+  }
+  if (c.procrustes)
+    fmt::print("Procrustes: residual |AR - B| = {:.6g} ({:.4f} of |B| = {:.6g}){}\n", c.procrustes->residual,
+               c.procrustes->relative_residual, c.procrustes->norm_b,
+               c.procrustes->reflection ? ", R includes a reflection" : "");
+  else fmt::print("Procrustes: skipped: {}\n", c.procrustes_skipped);
+  fmt::print("linear CKA: {:.6f}\n", c.cka);
+  if (!c.moved.empty()) fmt::print("words whose neighbourhoods changed most:\n");
+  for (const auto& m : c.moved)
+    fmt::print("  {} (overlap {:.2f})\n    A: {}\n    B: {}\n", m.word, m.overlap, words(m.in_a), words(m.in_b));
+}
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<CompareArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("other", a->other, "The second table (any format lumen reads)");
+  cmd.add_flag("--heads", a->heads,
+               "Compare TABLE (an untied model's input table E) with its output head W, row by row "
+               "(TABLE.out, as lumen train lm --no-tie writes it)");
+  cmd.add_option("--head", a->head, "With --heads: the output head's file (default: TABLE.out)");
+  cmd.add_option("-k", a->o.k, "Neighbours per word for the overlap")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--top", a->o.top, "Compare only the first N shared words (in TABLE's order; 0: all)")
+      ->capture_default_str();
+  cmd.add_option("--moved", a->o.moved, "How many of the most changed words to list")->capture_default_str();
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen compare seed1.vec seed2.vec -k 10", "lumen compare lm.vec --heads --json",
+                    "lumen compare glove.100d.txt glove.300d.txt --top 20000"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("compare needs two tables (or one and --heads)");
+    if (a->heads && !a->other.empty()) throw UsageError("--heads compares one model's two tables: give one TABLE");
+    if (!a->heads && !a->head.empty()) throw UsageError("--head goes with --heads");
+    if (!a->heads && a->other.empty()) throw UsageError("compare needs a second table (or --heads)");
+    if (a->json) Progress::set_enabled(false);
+    const Table ta = load_table(a->table);
+    TableArgs other = a->table;
+    other.path = a->other;
+    if (a->heads) {
+      other.path = a->head.empty() ? a->table.path + ".out" : a->head;
+      if (a->head.empty() && !exists(other.path))
+        throw InputError(
+            fmt::format("{}: no output head beside the table ({} is missing); an untied "
+                        "`lumen train lm --no-tie` writes one, a tied model has a single table",
+                        a->table.path, other.path));
+    }
+    const Table tb = load_table(other);
+    std::unique_ptr<Progress> bar;
+    std::string stage;
+    a->o.progress = [&](const std::string& s, std::size_t done, std::size_t total) {
+      if (s != stage) bar = std::make_unique<Progress>(s, total, "words"), stage = s;
+      bar->update(done);
+    };
+    const eval::Comparison c = eval::compare_tables(ta, tb, a->o);
+    bar.reset();
+    if (a->json) print_json(comparison_json(c, ta, tb));
+    else print_text(c, ta, tb);
+    return kOk;
+  };
+}
+
+const Register reg("compare", "Two tables compared: neighbour overlap, Procrustes, CKA, the words that moved", setup,
+                   62);
+
+}  // namespace
+}  // namespace lumen::cli

@@ -1,0 +1,148 @@
+// lumen probe TABLE LABELS: can a linear classifier read LABELS off the table's rows? Cross-validated accuracy
+// against the majority baseline and a control task with shuffled labels (selectivity).
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <memory>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/eval/analogy_set.hpp"
+#include "lumen/eval/probe.hpp"
+
+#ifndef LUMEN_DATA_DIR
+#define LUMEN_DATA_DIR ""
+#endif
+
+namespace lumen::cli {
+namespace {
+
+struct ProbeArgs {
+  TableArgs table;
+  std::string labels;
+  std::string analogies = std::string(LUMEN_DATA_DIR) + "/questions-words.txt";
+  eval::ProbeOptions o;
+  bool json = false;
+};
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+eval::LabelSet load_labels(const ProbeArgs& a) {
+  if (is_file(a.labels) || !eval::is_builtin_label_set(a.labels)) {
+    if (!is_file(a.labels) && a.labels.find_first_of("/.") == std::string::npos)
+      return eval::builtin_label_set(a.labels, {});  // neither a file nor a set: the UsageError names the sets
+    return eval::read_label_set(a.labels);
+  }
+  if (!is_file(a.analogies))
+    throw InputError(
+        fmt::format("the label set '{}' is made from the analogy benchmark, not found at {} (give it "
+                    "with --analogies questions-words.txt)",
+                    a.labels, a.analogies));
+  return eval::builtin_label_set(a.labels, eval::read_analogy_set(a.analogies));
+}
+
+std::string sets_help() {
+  std::string s = "word<TAB>label lines, or a set made from the analogy benchmark's sections:";
+  for (const auto& b : eval::builtin_label_sets()) s += fmt::format(" {} ({}),", b.name, b.description);
+  s.back() = '.';
+  return s;
+}
+
+nlohmann::json result_json(const eval::ProbeResult& r, const eval::LabelSet& labels, const Table& t) {
+  nlohmann::json words = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.words.size(); ++i)
+    words.push_back({{"word", r.words[i]},
+                     {"row", r.rows[i]},
+                     {"label", r.classes[static_cast<std::size_t>(r.labels[i])]},
+                     {"control", r.classes[static_cast<std::size_t>(r.control_labels[i])]},
+                     {"fold", r.fold[i]}});
+  return {{"table", t.source},
+          {"labels", labels.name},
+          {"classes", r.classes},
+          {"n", r.words.size()},
+          {"missing", r.missing},
+          {"folds", r.folds},
+          {"C", r.C},
+          {"accuracy", r.accuracy},
+          {"accuracy_std", r.accuracy_std},
+          {"fold_accuracy", r.probe.accuracy},
+          {"control_accuracy", r.control_accuracy},
+          {"control_std", r.control_std},
+          {"control_fold_accuracy", r.control.accuracy},
+          {"majority", r.majority},
+          {"selectivity", r.selectivity},
+          {"iterations", std::max(r.probe.iterations, r.control.iterations)},
+          {"converged", r.probe.converged && r.control.converged},
+          {"seconds", r.seconds},
+          {"words", words}};
+}
+
+void print_text(const eval::ProbeResult& r, const eval::LabelSet& labels, const Table& t) {
+  std::string classes;
+  for (std::size_t k = 0; k < r.classes.size(); ++k)
+    classes += fmt::format("{}{} ({})", k ? ", " : "", r.classes[k],
+                           std::count(r.labels.begin(), r.labels.end(), static_cast<int>(k)));
+  fmt::print("probe: {} on {} (d = {}): {} words, classes {}\n", labels.name, t.source, t.d(), r.words.size(), classes);
+  if (!r.missing.empty()) {
+    std::string some;
+    for (std::size_t i = 0; i < std::min<std::size_t>(r.missing.size(), 8); ++i) some += " " + r.missing[i];
+    fmt::print("skipped {} words not in the table:{}{}\n", r.missing.size(), some, r.missing.size() > 8 ? " ..." : "");
+  }
+  fmt::print("logistic regression (multinomial, L2, C = {:g}), {}-fold cross-validation split by word\n", r.C, r.folds);
+  fmt::print("  accuracy     {:.4f} ± {:.4f}\n", r.accuracy, r.accuracy_std);
+  fmt::print("  majority     {:.4f}\n", r.majority);
+  fmt::print("  control task {:.4f} ± {:.4f} (labels shuffled across words)\n", r.control_accuracy, r.control_std);
+  fmt::print("  selectivity  {:+.4f} (accuracy − control: what the probe reads rather than memorises)\n",
+             r.selectivity);
+  if (!r.probe.converged || !r.control.converged)
+    fmt::print("note: some fits stopped before converging ({} iterations); raise --max-iter\n",
+               std::max(r.probe.iterations, r.control.iterations));
+}
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<ProbeArgs>();
+  add_table_options(cmd, a->table);
+  cmd.add_option("labels", a->labels, sets_help())->required();
+  cmd.add_option("--folds", a->o.folds, "Cross-validation folds (split by word)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1000));
+  cmd.add_option("-C", a->o.logistic.C, "Inverse L2 strength, as scikit-learn's C")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--max-iter", a->o.logistic.max_iter, "L-BFGS iterations per fit")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--seed", a->o.seed, "Seed of the folds and of the control task's shuffle")->capture_default_str();
+  cmd.add_option("--analogies", a->analogies, "The analogy benchmark the built-in sets are made from")
+      ->capture_default_str();
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen probe default gender", "lumen probe glove.vec plural --folds 10 -C 0.5",
+                    "lumen probe table.vec pos.tsv --json    # pos.tsv: word<TAB>label lines"});
+  return [a]() {
+    if (a->table.path.empty()) throw UsageError("probe needs a TABLE and LABELS");
+    if (a->json) Progress::set_enabled(false);
+    const eval::LabelSet labels = load_labels(*a);
+    const Table t = load_table(a->table);
+    std::unique_ptr<Progress> bar;
+    a->o.progress = [&](const std::string& stage, std::size_t done, std::size_t total) {
+      if (!bar) bar = std::make_unique<Progress>("probe and control", total, "tasks");
+      bar->update(done, stage);
+    };
+    const eval::ProbeResult r = eval::run_probe(t, labels, a->o);
+    bar.reset();
+    if (a->json) print_json(result_json(r, labels, t));
+    else print_text(r, labels, t);
+    return kOk;
+  };
+}
+
+const Register reg("probe", "A linear probe: cross-validated accuracy against a baseline and a control task", setup,
+                   61);
+
+}  // namespace
+}  // namespace lumen::cli

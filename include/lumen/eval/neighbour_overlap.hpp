@@ -1,0 +1,28 @@
+#pragma once
+// How much two tables agree on each word's neighbourhood: the share of its k nearest words by cosine (the word
+// itself excluded) that the two tables have in common. Needs no equal d.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "lumen/core/matrix.hpp"
+
+namespace lumen::eval {
+
+struct NeighbourLists {
+  std::size_t n = 0, k = 0;
+  std::vector<std::int32_t> ids;  // (n, k) nearest first, ids in [0, n)
+  std::vector<float> cosine;      // (n, k)
+  const std::int32_t* row(std::size_t i) const { return ids.data() + i * k; }
+};
+
+// The k nearest rows of X (n, d) by cosine to each of its rows, itself excluded; ties go to the lower row.
+// Exact (lumen::search's batch top-k). UsageError unless 1 <= k < n. progress(done, n) after each batch.
+NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
+                                 const std::function<void(std::size_t, std::size_t)>& progress = {});
+
+// |a.row(i) ∩ b.row(i)| / k for every row i. Both lists over the same n rows, with the same k.
+std::vector<double> neighbour_overlap(const NeighbourLists& a, const NeighbourLists& b);
+
+}  // namespace lumen::eval

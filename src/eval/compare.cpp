@@ -1,0 +1,116 @@
+#include "lumen/eval/compare.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "lumen/core/error.hpp"
+#include "lumen/eval/cka.hpp"
+#include "lumen/eval/cross_gram.hpp"
+#include "lumen/eval/neighbour_overlap.hpp"
+
+namespace lumen::eval {
+
+SharedVocab shared_vocab(const Vocab& a, const Vocab& b) {
+  SharedVocab s;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto j = b.find(a.token(static_cast<Id>(i)));
+    if (!j) continue;
+    s.a_rows.push_back(static_cast<Id>(i));
+    s.b_rows.push_back(*j);
+  }
+  return s;
+}
+
+namespace {
+
+// The rows `rows` of E, as an owned f32 matrix (n, d).
+Matrix gather(const Matrix& E, const std::vector<Id>& rows) {
+  Matrix X(rows.size(), E.cols());
+  for (std::size_t r = 0; r < rows.size(); ++r) E.row_f32(static_cast<std::size_t>(rows[r]), X.row_mut(r).data());
+  return X;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double hi = v[mid];
+  if (v.size() % 2 == 1) return hi;
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + hi) / 2.0;
+}
+
+std::vector<NamedNeighbour> named(const NeighbourLists& nb, std::size_t i, const Vocab& vocab,
+                                  const std::vector<Id>& rows) {
+  std::vector<NamedNeighbour> out;
+  for (std::size_t j = 0; j < nb.k; ++j)
+    out.push_back({vocab.token(rows[static_cast<std::size_t>(nb.row(i)[j])]), nb.cosine[i * nb.k + j]});
+  return out;
+}
+
+}  // namespace
+
+Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (options.k == 0) throw UsageError("compare: k must be >= 1");
+  Comparison c;
+  c.V_a = a.V();
+  c.V_b = b.V();
+  c.d_a = a.d();
+  c.d_b = b.d();
+  c.k = options.k;
+  SharedVocab s = shared_vocab(a.vocab, b.vocab);
+  c.shared = s.size();
+  if (s.size() == 0)
+    throw InputError(
+        fmt::format("compare: {} and {} share no words (is one of them labelled by token ids?)", a.source, b.source));
+  if (options.top > 0 && options.top < s.size()) {
+    s.a_rows.resize(options.top);
+    s.b_rows.resize(options.top);
+  }
+  c.n = s.size();
+  if (c.n <= options.k)
+    throw InputError(fmt::format("compare: {} shared words, but k = {} neighbours per word needs at least {}", c.n,
+                                 options.k, options.k + 1));
+
+  const Matrix A = gather(a.E, s.a_rows), B = gather(b.E, s.b_rows);
+  auto stage = [&](const char* name) {
+    return [&options, name](std::size_t done, std::size_t total) {
+      if (options.progress) options.progress(name, done, total);
+    };
+  };
+  const NeighbourLists na = cosine_neighbours(A, options.k, options.threads, stage("neighbours A"));
+  const NeighbourLists nb = cosine_neighbours(B, options.k, options.threads, stage("neighbours B"));
+  c.overlap = neighbour_overlap(na, nb);
+  c.mean_overlap = std::accumulate(c.overlap.begin(), c.overlap.end(), 0.0) / static_cast<double>(c.n);
+  c.median_overlap = median(c.overlap);
+  c.histogram.assign(c.k + 1, 0);
+  for (const double o : c.overlap) ++c.histogram[static_cast<std::size_t>(std::lround(o * static_cast<double>(c.k)))];
+
+  if (options.progress) options.progress("products", 0, 1);
+  const CrossGram g = cross_gram(A, B, options.threads);
+  if (c.d_a == c.d_b) c.procrustes = orthogonal_procrustes(g);
+  else
+    c.procrustes_skipped = fmt::format("Procrustes needs tables of equal d (A has d = {}, B has d = {})", c.d_a, c.d_b);
+  c.cka = linear_cka(g);
+  if (options.progress) options.progress("products", 1, 1);
+
+  // The most changed: lowest overlap, then the more frequent (lower row in A) first.
+  std::vector<std::size_t> order(c.n);
+  std::iota(order.begin(), order.end(), 0);
+  const std::size_t moved = std::min(options.moved, c.n);
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(moved), order.end(),
+      [&](std::size_t x, std::size_t y) { return c.overlap[x] != c.overlap[y] ? c.overlap[x] < c.overlap[y] : x < y; });
+  for (std::size_t m = 0; m < moved; ++m) {
+    const std::size_t i = order[m];
+    c.moved.push_back({a.vocab.token(s.a_rows[i]), s.a_rows[i], s.b_rows[i], c.overlap[i],
+                       named(na, i, a.vocab, s.a_rows), named(nb, i, a.vocab, s.a_rows)});
+  }
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return c;
+}
+
+}  // namespace lumen::eval

@@ -1,0 +1,147 @@
+#include "lumen/eval/probe.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+#include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
+#include "lumen/eval/allowed_vocab.hpp"
+
+namespace lumen::eval {
+
+namespace {
+
+void shuffle(std::vector<int>& v, Rng& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+double mean(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double stddev(const std::vector<double>& v) {  // population (ddof = 0), as numpy.std
+  const double m = mean(v);
+  double s = 0.0;
+  for (const double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(v.size()));
+}
+
+}  // namespace
+
+std::vector<int> stratified_folds(const std::vector<int>& y, std::size_t folds, std::uint64_t seed) {
+  if (folds < 2) throw UsageError(fmt::format("cross-validation needs at least 2 folds, got {}", folds));
+  Rng rng(seed);
+  const int K = y.empty() ? 0 : *std::max_element(y.begin(), y.end()) + 1;
+  std::vector<int> fold(y.size());
+  std::size_t next = 0;  // continue dealing where the previous class stopped, so the folds stay even
+  for (int k = 0; k < K; ++k) {
+    std::vector<int> members;
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (y[i] == k) members.push_back(static_cast<int>(i));
+    shuffle(members, rng);
+    for (const int i : members) fold[static_cast<std::size_t>(i)] = static_cast<int>(next++ % folds);
+  }
+  return fold;
+}
+
+CrossValidation cross_validate(const std::vector<double>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
+                               const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
+  const std::size_t n = y.size();
+  if (X.size() != n * d || fold.size() != n) throw InputError("cross-validation: X, y and folds disagree in size");
+  CrossValidation cv;
+  LogisticModel previous;
+  for (std::size_t f = 0; f < folds; ++f) {
+    std::vector<double> train_x, test_x;
+    std::vector<int> train_y, test_y;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool test = fold[i] == static_cast<int>(f);
+      auto& xs = test ? test_x : train_x;
+      xs.insert(xs.end(), X.begin() + static_cast<std::ptrdiff_t>(i * d),
+                X.begin() + static_cast<std::ptrdiff_t>((i + 1) * d));
+      (test ? test_y : train_y).push_back(y[i]);
+    }
+    if (test_y.empty() || train_y.empty())
+      throw InputError(
+          fmt::format("cross-validation: fold {} of {} is empty (too few words for the folds)", f + 1, folds));
+    const LogisticModel m =
+        fit_logistic(train_x.data(), train_y.data(), train_y.size(), d, K, options, f > 0 ? &previous : nullptr);
+    cv.iterations = std::max(cv.iterations, m.iterations);
+    cv.converged = cv.converged && m.converged;
+    const std::vector<int> predicted = m.predict(test_x.data(), test_y.size());
+    std::size_t right = 0;
+    for (std::size_t i = 0; i < test_y.size(); ++i) right += predicted[i] == test_y[i];
+    cv.accuracy.push_back(static_cast<double>(right) / static_cast<double>(test_y.size()));
+    std::vector<std::size_t> count(K, 0);
+    for (const int c : train_y) ++count[static_cast<std::size_t>(c)];
+    const auto major = static_cast<int>(std::max_element(count.begin(), count.end()) - count.begin());
+    cv.majority.push_back(static_cast<double>(std::count(test_y.begin(), test_y.end(), major)) /
+                          static_cast<double>(test_y.size()));
+    previous = m;
+  }
+  return cv;
+}
+
+ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (options.folds < 2) throw UsageError(fmt::format("a probe needs at least 2 folds, got {}", options.folds));
+  ProbeResult r;
+  r.folds = options.folds;
+  r.C = options.logistic.C;
+  const AllowedVocab folded(table.vocab, 0, true);
+  std::vector<std::string> present_classes;
+  std::vector<std::pair<Id, const LabelledWord*>> found;
+  for (const auto& w : labels.words) {
+    auto id = table.vocab.find(w.word);
+    if (!id) id = folded.find(w.word);
+    if (!id) {
+      r.missing.push_back(w.word);
+      continue;
+    }
+    found.emplace_back(*id, &w);
+    if (std::find(present_classes.begin(), present_classes.end(), w.label) == present_classes.end())
+      present_classes.push_back(w.label);
+  }
+  // Classes in the label set's order, keeping only those with a word in the table.
+  for (const auto& c : labels.classes)
+    if (std::find(present_classes.begin(), present_classes.end(), c) != present_classes.end()) r.classes.push_back(c);
+  if (found.size() < options.folds || r.classes.size() < 2)
+    throw InputError(
+        fmt::format("{}: {} of its {} words are in the table ({}), with {} class(es): a probe needs at least "
+                    "{} words (one per fold) and two classes",
+                    labels.name, found.size(), labels.words.size(), table.source, r.classes.size(), options.folds));
+  const std::size_t n = found.size(), d = table.d(), K = r.classes.size();
+  std::vector<double> X(n * d);
+  std::vector<float> row(d);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& [id, w] = found[i];
+    r.words.push_back(w->word);
+    r.rows.push_back(id);
+    r.labels.push_back(static_cast<int>(std::find(r.classes.begin(), r.classes.end(), w->label) - r.classes.begin()));
+    table.E.row_f32(static_cast<std::size_t>(id), row.data());
+    std::copy(row.begin(), row.end(), X.begin() + static_cast<std::ptrdiff_t>(i * d));
+  }
+  r.fold = stratified_folds(r.labels, options.folds, options.seed);
+  // The control task: the same words, their labels shuffled across word types (same class sizes).
+  r.control_labels = r.labels;
+  Rng rng(options.seed ^ 0x636f6e74726f6cull);  // "control"
+  for (std::size_t i = n; i > 1; --i) std::swap(r.control_labels[i - 1], r.control_labels[rng.below(i)]);
+
+  if (options.progress) options.progress("probe", 0, 2);
+  r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, options.logistic);
+  if (options.progress) options.progress("control", 1, 2);
+  r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, options.logistic);
+  if (options.progress) options.progress("control", 2, 2);
+  r.accuracy = mean(r.probe.accuracy);
+  r.accuracy_std = stddev(r.probe.accuracy);
+  r.control_accuracy = mean(r.control.accuracy);
+  r.control_std = stddev(r.control.accuracy);
+  r.majority = mean(r.probe.majority);
+  r.selectivity = r.accuracy - r.control_accuracy;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace lumen::eval
