@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "blas_threads.hpp"
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen::eval {
@@ -48,7 +48,7 @@ CrossGram cross_gram(const Matrix& A, const Matrix& B, std::size_t threads) {
   if (A.rows() != B.rows()) throw InputError(fmt::format("cross products: {} rows against {}", A.rows(), B.rows()));
   if (A.rows() == 0) throw InputError("cross products: no rows");
   if (A.cols() == 0 || B.cols() == 0) throw InputError("cross products: a table with no columns");
-  detail::use_blas_threads(threads);
+  const ScopedBlasThreads blas(threads);
   CrossGram g;
   g.n = A.rows();
   g.da = A.cols();

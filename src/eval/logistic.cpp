@@ -7,7 +7,7 @@
 #include <deque>
 #include <fmt/format.h>
 
-#include "blas_threads.hpp"
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen::eval {
@@ -101,7 +101,7 @@ LogisticModel fit_logistic(const double* X, const int* y, std::size_t n, std::si
   for (std::size_t i = 0; i < n; ++i)
     if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= K)
       throw InputError(fmt::format("logistic regression: label {} of row {} is outside [0, {})", y[i], i, K));
-  detail::use_blas_threads(options.threads);
+  const ScopedBlasThreads blas(options.threads);
   Objective f(X, y, n, d, K, options.C);
   const std::size_t p = K * d + K;
   std::vector<double> theta(p, 0.0), grad, next(p), next_grad, dir(p);

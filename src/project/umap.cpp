@@ -293,7 +293,7 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
   // One epoch's updates for edges [begin, end). With one thread, plain reads and writes in edge order: the same map
   // for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild:
   // a point's two coordinates may be read between another thread's updates), through relaxed atomics.
-  auto epoch_range = [&](auto access, std::size_t begin, std::size_t end, std::size_t epoch, Rng& rng) {
+  auto epoch_range = [&](auto access, std::size_t begin, std::size_t end, std::size_t epoch, Rng& draw) {
     const auto alpha =
         static_cast<float>(o.learning_rate * (1.0 - static_cast<double>(epoch) / static_cast<double>(r.epochs)));
     const auto now = static_cast<double>(epoch);
@@ -315,7 +315,7 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
       next_sample[s] += per_sample[s];
       const auto negatives = static_cast<std::size_t>(std::max(0.0, (now - next_negative[s]) / per_negative[s]));
       for (std::size_t p = 0; p < negatives; ++p) {  // repulsion from random points, only this end moves
-        const std::size_t m = rng.below(n);
+        const std::size_t m = draw.below(n);
         if (m == j) continue;
         oth = Y + 2 * m;
         dx = cx - access.load(oth[0]), dy = cy - access.load(oth[1]), d2 = dx * dx + dy * dy;
