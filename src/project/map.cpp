@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
+#include <string>
+#include <string_view>
 
 #include "lumen/core/error.hpp"
 #include "lumen/project/honesty.hpp"
@@ -59,6 +62,23 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   }
   m.sampled = sample.size();
   std::vector<Neighbours> maps;  // each map's neighbours of the sample
+  // The progress of seed s of a stochastic map, its stages prefixed with the method (and "s/K" for several).
+  using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
+  auto seed_progress = [&](std::string_view method, std::size_t s) -> ProgressFn {
+    if (!o.progress) return nullptr;
+    std::string label = o.seeds > 1 ? fmt::format("{} {}/{}: ", method, s + 1, o.seeds) : fmt::format("{}: ", method);
+    return [&o, label = std::move(label)](const std::string& stage, std::size_t done, std::size_t total) {
+      o.progress(label + stage, done, total);
+    };
+  };
+  // Seed s's map Y (n,2): its honesty numbers against the original neighbours of the sample; the first is shown.
+  auto keep_map = [&](std::size_t s, std::vector<float>& Y, const Neighbours& original) {
+    if (!sample.empty()) {
+      maps.push_back(map_neighbours(Y, n, sample, m.k, o.threads));
+      m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+    }
+    if (s == 0) m.xy = std::move(Y);
+  };
 
   if (o.method == Method::pca) {
     if (o.progress) o.progress("PCA", 0, 1);
@@ -88,21 +108,13 @@ Map make_map(const Matrix& E, const MapOptions& o) {
     const Neighbours original = sample.empty() ? Neighbours{} : query_neighbours(X, sample, m.k, o.cosine, o.threads);
     for (std::size_t s = 0; s < o.seeds; ++s) {
       u.seed = o.seed + s;
-      const std::string label = o.seeds > 1 ? fmt::format("UMAP {}/{}: ", s + 1, o.seeds) : "UMAP: ";
-      if (o.progress)
-        u.progress = [&, label](const std::string& stage, std::size_t done, std::size_t total) {
-          o.progress(label + stage, done, total);
-        };
+      u.progress = seed_progress("UMAP", s);
       UmapResult r = umap(X, u);
       m.seeds.push_back(u.seed);
       m.a = r.a;
       m.b = r.b;
       m.iterations = r.epochs;
-      if (!sample.empty()) {
-        maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
-        m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
-      }
-      if (s == 0) m.xy = std::move(r.Y);
+      keep_map(s, r.Y, original);
     }
   } else {
     TsneOptions t;
@@ -115,21 +127,13 @@ Map make_map(const Matrix& E, const MapOptions& o) {
     m.iterations = o.iterations;
     for (std::size_t s = 0; s < o.seeds; ++s) {
       t.seed = o.seed + s;
-      const std::string label = o.seeds > 1 ? fmt::format("t-SNE {}/{}: ", s + 1, o.seeds) : "t-SNE: ";
-      if (o.progress)
-        t.progress = [&, label](const std::string& stage, std::size_t done, std::size_t total) {
-          o.progress(label + stage, done, total);
-        };
+      t.progress = seed_progress("t-SNE", s);
       TsneResult r = tsne(X, t);
       m.seeds.push_back(t.seed);
       m.kl.push_back(r.kl);
       m.perplexity = r.perplexity;
       m.exact_gradient = r.exact_gradient;
-      if (!sample.empty()) {
-        maps.push_back(map_neighbours(r.Y, n, sample, m.k, o.threads));
-        m.preservation.push_back(knn_preservation(select_rows(r.neighbours, sample), maps.back(), m.k));
-      }
-      if (s == 0) m.xy = std::move(r.Y);
+      keep_map(s, r.Y, sample.empty() ? Neighbours{} : select_rows(r.neighbours, sample));
     }
   }
   if (maps.size() >= 2) {
