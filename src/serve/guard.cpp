@@ -98,8 +98,12 @@ std::optional<Refusal> check_request(const RequestHead& head, const GuardOptions
   // A browser sends Origin with every cross-origin request and with same-origin POSTs: it must be this page's.
   const auto origins = values(head, "origin");
   if (origins.size() > 1) return refuse(400, "more than one Origin header");
-  if (!origins.empty() && lower(origins[0]) != "http://" + lower(hosts[0]))
-    return refuse(403, fmt::format("a request from another site ('{}') is refused", origins[0]));
+  if (!origins.empty()) {
+    // The page's own origin is http://HOST; a browser leaves out the default port that Host may carry.
+    const std::string origin = lower(origins[0]), own = "http://" + lower(hosts[0]);
+    if (origin != own && origin + ":80" != own)
+      return refuse(403, fmt::format("a request from another site ('{}') is refused", origins[0]));
+  }
 
   const std::string allow = allowed_methods(head.path);
   const bool api = is_api(head.path);

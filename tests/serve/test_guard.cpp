@@ -57,6 +57,9 @@ TEST(Guard, CrossOriginRequestsAreRefused) {
             403);
   EXPECT_EQ(status_of(head("GET", "/api/info", {{"Host", "127.0.0.1:8080"}, {"Origin", "https://127.0.0.1:8080"}})),
             403);
+  // A browser leaves the default port out of Origin.
+  EXPECT_EQ(status_of(head("GET", "/api/info", {{"Host", "localhost:80"}, {"Origin", "http://localhost"}})), 200);
+  EXPECT_EQ(status_of(head("GET", "/api/info", {{"Host", "localhost:8080"}, {"Origin", "http://localhost"}})), 403);
   EXPECT_EQ(status_of(head(
                 "POST", "/api/row",
                 {{"Host", "localhost:8080"}, {"Origin", "http://localhost:8080"}, kJson, {"Content-Length", "2"}})),

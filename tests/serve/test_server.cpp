@@ -128,6 +128,12 @@ class ServerTest : public ::testing::Test {
   int port = 0;
 };
 
+// With two connection threads, to see what a full pool does.
+class TinyPoolServerTest : public ServerTest {
+ protected:
+  void configure(serve::ServerOptions& o) override { o.threads = 2; }
+};
+
 // With short deadlines, to see slow and silent clients cut off.
 class ShortDeadlineServerTest : public ServerTest {
  protected:
@@ -330,6 +336,28 @@ TEST_F(ShortDeadlineServerTest, ASilentConnectionIsClosedWhenIdle) {
   EXPECT_EQ(c.receive(std::chrono::seconds(5)), "");
   EXPECT_TRUE(c.closed());
   EXPECT_LT(seconds_since(t0), 2.0);
+}
+
+TEST_F(TinyPoolServerTest, AConnectionBeyondThePoolIsAnswered503AtOnce) {
+  std::vector<std::unique_ptr<RawClient>> slow;
+  for (int i = 0; i < 2; ++i) {
+    slow.push_back(std::make_unique<RawClient>(port));
+    ASSERT_TRUE(slow.back()->send(fmt::format("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Wait: ", host())));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  RawClient third(port);
+  ASSERT_TRUE(third.connected());
+  const auto t0 = Clock::now();
+  const std::string a = third.receive(std::chrono::seconds(3));
+  EXPECT_EQ(status_of(a), 503) << a;
+  EXPECT_TRUE(third.closed());
+  EXPECT_LT(seconds_since(t0), 1.0);
+  // Once a slow client goes, its thread serves again.
+  slow.pop_back();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto r = client().Get("/api/info");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
 }
 
 TEST_F(ServerTest, OnlyThisServersHostAndOriginAreAnswered) {
