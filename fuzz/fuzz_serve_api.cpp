@@ -1,7 +1,9 @@
 // libFuzzer target: one API request of `lumen serve` after HTTP parsing, i.e. what a stranger on the socket
 // controls: the route, the query parameters and a POST body. Input layout: line 1 the route, line 2 the query
 // ("k=v&k2=v2"), the rest the body. The answer must be a 2xx or 4xx with a JSON body; a 500 is a bug in lumen
-// (an exception the API did not turn into a client error) and aborts.
+// (an exception the API did not turn into a client error) and aborts. An unknown route's error names the route
+// whole, NUL bytes included. The same query pairs, read as headers, go through the guard that judges a request's
+// head (Host, Origin, method, body framing): it must answer, and a refusal is a 4xx/5xx with Allow only on a 405.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +16,7 @@
 
 #include "lumen/project/toy.hpp"
 #include "lumen/serve/api.hpp"
+#include "lumen/serve/guard.hpp"
 #include "lumen/serve/server.hpp"
 
 namespace {
@@ -63,6 +66,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (client_error && !(r.body.contains("error") && r.body["error"].is_string())) {
     std::fprintf(stderr, "status %d without an error message: %s\n", r.status, text.c_str());
     std::abort();
+  }
+  // Messages are whole: what() would stop at a NUL byte of the route.
+  if (r.status == 404 && route.find('\0') != std::string::npos &&
+      r.body["error"].get<std::string>().find(route) == std::string::npos) {
+    std::fprintf(stderr, "the error does not name the whole route: %s\n", text.c_str());
+    std::abort();
+  }
+
+  for (const char* method : {"GET", "POST", "PUT"}) {
+    const lumen::serve::RequestHead head{method, "/api/" + route, query};
+    const auto refusal = lumen::serve::check_request(head, lumen::serve::GuardOptions{});
+    if (refusal && (refusal->status < 400 || refusal->status > 599 || refusal->message.empty() ||
+                    refusal->allow.empty() != (refusal->status != 405))) {
+      std::fprintf(stderr, "guard refusal %d '%s' (Allow '%s')\n", refusal->status, refusal->message.c_str(),
+                   refusal->allow.c_str());
+      std::abort();
+    }
   }
   return 0;
 }

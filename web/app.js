@@ -255,10 +255,12 @@ async function calc(fromPreset) {
   let x = 0;
   for (const [, v, col] of parts) { const w = c.width * v / r.total; ctx.fillStyle = col; ctx.fillRect(x, 0, w, c.height); x += w; }
   const mem = Object.entries(r.memory_bytes).map(([k, v]) => `<tr><td>${k}</td><td class="num">${(v / 2 ** 20).toFixed(1)} MiB</td></tr>`).join('');
-  $('#calc-result').innerHTML = '<table>' + parts.map(([n, v, col]) =>
-    `<tr><td><span style="color:${col}">■</span> ${n}</td><td class="num">${v.toLocaleString()}</td><td class="num">${(100 * v / r.total).toFixed(1)}%</td></tr>`).join('') +
+  $('#calc-result').innerHTML = '<table>' + parts.map(([n, v]) =>
+    `<tr><td><span class="swatch">■</span> ${n}</td><td class="num">${v.toLocaleString()}</td><td class="num">${(100 * v / r.total).toFixed(1)}%</td></tr>`).join('') +
     `<tr><th>total</th><th class="num" id="calc-total">${r.total.toLocaleString()}</th><th class="num">embedding share ${(100 * r.embedding_share).toFixed(1)}%</th></tr></table>` +
     `<h3>memory of the weights</h3><table>${mem}</table>`;
+  // Colours through the DOM: the Content-Security-Policy refuses style attributes in markup.
+  $('#calc-result').querySelectorAll('.swatch').forEach((el, i) => { el.style.color = parts[i][2]; });
 }
 
 // ---- start ----

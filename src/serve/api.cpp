@@ -102,6 +102,8 @@ Api::~Api() = default;
 
 const Table& Api::table() const { return state_->main->table; }
 
+bool Api::starts_work(const std::string& route) { return route == "projection"; }
+
 namespace {
 
 std::vector<float> finite_row(const Table& t, std::size_t id) {

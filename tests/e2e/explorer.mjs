@@ -38,6 +38,9 @@ try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // The server's Content-Security-Policy must not refuse anything the page itself does.
+  const refused = [];
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) refused.push(m.text()); });
   await page.goto(url);
   await page.waitForSelector('.tok');
 
@@ -60,7 +63,7 @@ try {
   check(shown.selectedRow === oh.id && shown.denseId === oh.id, 'the highlighted row of E and the dense vector are the same id');
   check(shown.caption.includes(String(oh.V)) && oh.onehot.length === oh.V && oh.onehot.one_at === oh.id, `one-hot length is V = ${oh.V}`);
   check(oh.equal === true, 'lumen onehot: one-hot × E equals the row');
-  const vec = await page.evaluate(async (id) => (await (await fetch('/api/row', { method: 'POST', body: JSON.stringify({ id }) })).json()).vector, oh.id);
+  const vec = await page.evaluate(async (id) => (await (await fetch('/api/row', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id }) })).json()).vector, oh.id);
   const maxdiff = Math.max(...vec.map((v, i) => Math.abs(v - oh.row[i])));
   check(maxdiff < 1e-6, `the page's vector equals lumen onehot's row (max diff ${maxdiff})`);
   await page.screenshot({ path: path.join(shots, 'token.png'), fullPage: true });
@@ -101,6 +104,8 @@ try {
   await page.screenshot({ path: path.join(shots, 'calculator.png'), fullPage: true });
 
   check(errors.length === 0, 'no JavaScript errors on the page' + (errors.length ? ': ' + errors.join('; ') : ''));
+  check(refused.length === 0, 'the Content-Security-Policy refuses nothing the page does' +
+    (refused.length ? ': ' + refused.join('; ') : ''));
   check(!(await page.isVisible('#error')), 'no error box shown');
 } catch (e) {
   console.log('FAIL ' + e.message);

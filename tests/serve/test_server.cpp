@@ -1,12 +1,20 @@
-// The explorer's HTTP layer: routing, bounds, errors as 4xx JSON, the embedded front-end, and a bounded load test.
+// The explorer's HTTP layer: routing, bounds, errors as 4xx JSON, the embedded front-end, what it refuses on a
+// shared machine (a taken port, other sites, slow or endless clients), and a bounded load test.
+#include <arpa/inet.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <set>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -18,6 +26,7 @@
 
 using namespace lumen;
 using nlohmann::json;
+using namespace std::string_literals;
 
 namespace {
 
@@ -34,21 +43,104 @@ Table small_table() {
   return t;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A TCP connection to the server on 127.0.0.1 for what httplib's client does not send: a request cut off, a
+// chunked body, a method httplib does not know.
+class RawClient {
+ public:
+  explicit RawClient(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    connected_ = fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0;
+  }
+  ~RawClient() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RawClient(const RawClient&) = delete;
+  RawClient& operator=(const RawClient&) = delete;
+
+  bool connected() const { return connected_; }
+  // Sends all of S unless the server closes first; stops early (false) when an answer is waiting to be read.
+  bool send(std::string_view s) {
+    while (!s.empty()) {
+      pollfd p{fd_, POLLOUT | POLLIN, 0};
+      if (::poll(&p, 1, 5000) <= 0 || (p.revents & (POLLIN | POLLERR | POLLHUP)) != 0) return false;
+      const ssize_t n = ::send(fd_, s.data(), s.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n <= 0) return false;
+      s.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+  }
+  // What the server sends until it closes the connection, or until TIMEOUT passes.
+  std::string receive(std::chrono::milliseconds timeout) {
+    std::string got;
+    const auto until = Clock::now() + timeout;
+    char buf[4096];
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+      pollfd p{fd_, POLLIN, 0};
+      if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
+      if (n <= 0) {
+        closed_ = true;
+        break;
+      }
+      got.append(buf, static_cast<std::size_t>(n));
+    }
+    return got;
+  }
+  bool closed() const { return closed_; }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+  bool closed_ = false;
+};
+
+// The status of a raw answer ("HTTP/1.1 413 ..." -> 413), 0 when there is none.
+int status_of(const std::string& answer) {
+  if (answer.rfind("HTTP/1.1 ", 0) != 0 || answer.size() < 12) return 0;
+  return std::atoi(answer.substr(9, 3).c_str());
+}
+
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     api = std::make_unique<serve::Api>(small_table());
     serve::ServerOptions o;
     o.port = 0;
+    configure(o);
     server = std::make_unique<serve::Server>(*api, o);
     port = server->start();
   }
   void TearDown() override { server->stop(); }
+  virtual void configure(serve::ServerOptions&) {}
   httplib::Client client() const { return httplib::Client("127.0.0.1", port); }
+  std::string host() const { return fmt::format("127.0.0.1:{}", port); }
 
   std::unique_ptr<serve::Api> api;
   std::unique_ptr<serve::Server> server;
   int port = 0;
+};
+
+// With two connection threads, to see what a full pool does.
+class TinyPoolServerTest : public ServerTest {
+ protected:
+  void configure(serve::ServerOptions& o) override { o.threads = 2; }
+};
+
+// With short deadlines, to see slow and silent clients cut off.
+class ShortDeadlineServerTest : public ServerTest {
+ protected:
+  void configure(serve::ServerOptions& o) override {
+    o.request_timeout_ms = 1000;
+    o.idle_timeout_ms = 500;
+  }
 };
 
 }  // namespace
@@ -124,12 +216,256 @@ TEST_F(ServerTest, BadRequestsAre4xxWithAJsonError) {
   EXPECT_EQ(r->status, 413);
 }
 
+TEST_F(ServerTest, ASecondServerOnTheSamePortFailsWithPortInUse) {
+  // Never two servers on one port, each answering part of the requests.
+  serve::ServerOptions o;
+  o.port = port;
+  serve::Server second(*api, o);
+  try {
+    second.start();
+    FAIL() << "a second server listens on port " << port;
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("port {} is in use", port)), std::string::npos) << e.what();
+  }
+  auto r = client().Get("/api/info");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+namespace {
+
+// A chunked POST: its head, then the body in chunks.
+std::string chunked_post_head(const std::string& host) {
+  return fmt::format(
+      "POST /api/row HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      host);
+}
+std::string chunk(std::string_view data) { return fmt::format("{:x}\r\n{}\r\n", data.size(), data); }
+
+// Sends up to 50 MB of chunked body and returns the server's answer, the bytes sent and the seconds taken.
+struct Flood {
+  std::string answer;
+  std::size_t sent = 0;
+  double seconds = 0;
+};
+Flood chunked_flood(int port, const std::string& host) {
+  Flood f;
+  const auto t0 = Clock::now();
+  RawClient c(port);
+  if (!c.connected() || !c.send(chunked_post_head(host))) return f;
+  const std::string piece = chunk(std::string(65536, ' '));
+  while (f.sent < (50u << 20) && c.send(piece)) f.sent += 65536;
+  f.answer = c.receive(std::chrono::seconds(5));
+  f.seconds = seconds_since(t0);
+  return f;
+}
+
+}  // namespace
+
+TEST_F(ServerTest, ChunkedBodiesAreBoundedAsTheyArrive) {
+  // Within the bound, chunks make one body.
+  {
+    RawClient c(port);
+    ASSERT_TRUE(c.connected());
+    std::string head = chunked_post_head(host());
+    head.insert(head.size() - 2, "Connection: close\r\n");
+    ASSERT_TRUE(c.send(head + chunk(R"({"id":)") + chunk(" 3}") + "0\r\n\r\n"));
+    const std::string a = c.receive(std::chrono::seconds(5));
+    EXPECT_EQ(status_of(a), 200) << a;
+    EXPECT_NE(a.find(R"("token":"on")"), std::string::npos) << a;
+  }
+  // 50 MB: refused once the bound (64 kB) is passed, without reading the rest.
+  const Flood f = chunked_flood(port, host());
+  EXPECT_EQ(status_of(f.answer), 413) << f.answer.substr(0, 200);
+  EXPECT_NE(f.answer.find("longer than 65536 bytes"), std::string::npos);
+  EXPECT_LT(f.sent, 8u << 20) << "the server read most of the 50 MB";
+  EXPECT_LT(f.seconds, 10.0);
+  // A body of no stated length is not read until the client closes.
+  RawClient c(port);
+  ASSERT_TRUE(
+      c.send(fmt::format("POST /api/row HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\r\n{{}}", host())));
+  EXPECT_EQ(status_of(c.receive(std::chrono::seconds(5))), 411);
+}
+
+TEST_F(ServerTest, SlowClientsDoNotHoldUpTheOthers) {
+  // Connections that never finish their head, or their body: more of them than the old pool had threads.
+  std::vector<std::unique_ptr<RawClient>> slow;
+  for (int i = 0; i < 16; ++i) {
+    slow.push_back(std::make_unique<RawClient>(port));
+    ASSERT_TRUE(slow.back()->send(i % 2 ? fmt::format("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Wait: ", host())
+                                        : fmt::format("POST /api/row HTTP/1.1\r\nHost: {}\r\nContent-Type: "
+                                                      "application/json\r\nContent-Length: 100\r\n\r\n{{\"id\"",
+                                                      host())));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the slow ones are taken up first
+  auto c = client();
+  c.set_connection_timeout(5);
+  c.set_read_timeout(5);
+  const auto t0 = Clock::now();
+  auto r = c.Get("/api/info");
+  ASSERT_TRUE(r) << "no answer while slow clients are connected";
+  EXPECT_EQ(r->status, 200);
+  EXPECT_LT(seconds_since(t0), 1.0);
+}
+
+TEST_F(ShortDeadlineServerTest, ASlowClientIsCutOffAtTheRequestDeadline) {
+  // One byte every 100 ms: each read is quick, the request never whole. The deadline (1 s here) ends it.
+  for (const bool in_body : {false, true}) {
+    SCOPED_TRACE(in_body ? "body" : "head");
+    RawClient c(port);
+    ASSERT_TRUE(c.send(in_body ? fmt::format("POST /api/row HTTP/1.1\r\nHost: {}\r\nContent-Type: "
+                                             "application/json\r\nContent-Length: 1000\r\n\r\n",
+                                             host())
+                               : fmt::format("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Wait: ", host())));
+    const auto t0 = Clock::now();
+    std::string answer;
+    while (seconds_since(t0) < 5 && c.send(" ")) {
+      answer += c.receive(std::chrono::milliseconds(100));
+      if (c.closed()) break;
+    }
+    answer += c.receive(std::chrono::milliseconds(500));
+    EXPECT_LT(seconds_since(t0), 3.0) << "the trickle went on";
+    EXPECT_EQ(status_of(answer), 408) << answer;
+  }
+}
+
+TEST_F(ShortDeadlineServerTest, ASilentConnectionIsClosedWhenIdle) {
+  RawClient c(port);
+  ASSERT_TRUE(c.connected());
+  const auto t0 = Clock::now();
+  EXPECT_EQ(c.receive(std::chrono::seconds(5)), "");
+  EXPECT_TRUE(c.closed());
+  EXPECT_LT(seconds_since(t0), 2.0);
+}
+
+TEST_F(TinyPoolServerTest, AConnectionBeyondThePoolIsAnswered503AtOnce) {
+  std::vector<std::unique_ptr<RawClient>> slow;
+  for (int i = 0; i < 2; ++i) {
+    slow.push_back(std::make_unique<RawClient>(port));
+    ASSERT_TRUE(slow.back()->send(fmt::format("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Wait: ", host())));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  RawClient third(port);
+  ASSERT_TRUE(third.connected());
+  const auto t0 = Clock::now();
+  const std::string a = third.receive(std::chrono::seconds(3));
+  EXPECT_EQ(status_of(a), 503) << a;
+  EXPECT_TRUE(third.closed());
+  EXPECT_LT(seconds_since(t0), 1.0);
+  // Once a slow client goes, its thread serves again.
+  slow.pop_back();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto r = client().Get("/api/info");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST_F(ServerTest, OnlyThisServersHostAndOriginAreAnswered) {
+  auto c = client();
+  // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1.
+  auto r = c.Get("/api/info", {{"Host", fmt::format("evil.example:{}", port)}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("evil.example"), std::string::npos);
+  r = c.Post("/api/row", {{"Host", "evil.example"}}, R"({"id": 1})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  for (const std::string& name : {fmt::format("localhost:{}", port), fmt::format("[::1]:{}", port), host()}) {
+    r = c.Get("/api/info", {{"Host", name}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200) << name;
+  }
+  // A page of another site posting here.
+  r = c.Post("/api/row", {{"Origin", "http://evil.example"}}, R"({"id": 1})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  r = c.Post("/api/row", {{"Origin", "http://" + host()}}, R"({"id": 1})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST_F(ServerTest, PostsMustBeJsonAndMethodsAreChecked) {
+  auto c = client();
+  auto r = c.Post("/api/row", "id=1", "application/x-www-form-urlencoded");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 415);
+  r = c.Post("/api/row", R"({"id": 1})", "text/plain");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 415);
+  r = c.Post("/api/row", R"({"id": 1})", "application/json; charset=utf-8");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  // GET never starts work: a projection is POST only.
+  r = c.Get("/api/projection?method=pca&top=5");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  EXPECT_EQ(r->get_header_value("Allow"), "POST");
+  r = c.Put("/api/row", R"({"id": 1})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  EXPECT_EQ(r->get_header_value("Allow"), "GET, POST");
+  r = c.Delete("/index.html");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  EXPECT_EQ(r->get_header_value("Allow"), "GET, HEAD");
+  r = c.Post("/index.html", "{}", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  // A method httplib does not know at all.
+  RawClient raw(port);
+  ASSERT_TRUE(raw.send(fmt::format("BREW /api/info HTTP/1.1\r\nHost: {}\r\n\r\n", host())));
+  const std::string a = raw.receive(std::chrono::seconds(5));
+  EXPECT_EQ(status_of(a), 405) << a;
+  EXPECT_NE(a.find("Allow: GET, POST"), std::string::npos) << a;
+}
+
+TEST_F(ServerTest, EveryAnswerCarriesTheSecurityHeaders) {
+  auto c = client();
+  for (const char* path : {"/", "/app.js", "/api/info", "/api/nothing", "/missing"}) {
+    auto r = c.Get(path);
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->get_header_value("X-Content-Type-Options"), "nosniff") << path;
+    EXPECT_EQ(r->get_header_value("X-Frame-Options"), "DENY") << path;
+    const std::string csp = r->get_header_value("Content-Security-Policy");
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos) << path;
+    EXPECT_NE(csp.find("script-src 'self'"), std::string::npos) << path;
+  }
+}
+
+TEST_F(ServerTest, ErrorMessagesAreWholeAndJsonEscaped) {
+  auto c = client();
+  // A word with a NUL byte, a quote and markup: the message names all of it, escaped.
+  auto r = c.Post("/api/neighbours", R"({"word": "ca\u0000t\"<b>"})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 422);
+  EXPECT_NE(r->body.find(R"(ca\u0000t\"<b>' is not in the vocabulary)"), std::string::npos) << r->body;
+  const std::string error = json::parse(r->body)["error"];
+  EXPECT_NE(error.find("'ca\0t\"<b>' is not in the vocabulary"s), std::string::npos);
+  // The same through a query string, and for the API's own errors.
+  r = c.Get("/api/row?token=ca%00t");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 422);
+  EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("ca\0t'"s), std::string::npos);
+  r = c.Post("/api/row", R"({"id": 1, "table": "to\u0000y"})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 422);
+  EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("'to\0y'"s), std::string::npos);
+}
+
 TEST_F(ServerTest, LoadTestSixteenClientsTenThousandRequests) {
   constexpr int kClients = 16, kPerClient = 625;  // 10,000 requests in all
   std::atomic<int> errors{0};
   std::vector<std::vector<double>> lat(kClients);
   std::vector<std::thread> pool;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  // Beside the clients: eight that never finish their request, and one sending a 50 MB chunked body.
+  std::vector<std::unique_ptr<RawClient>> slow;
+  for (int i = 0; i < 8; ++i) {
+    slow.push_back(std::make_unique<RawClient>(port));
+    ASSERT_TRUE(slow.back()->send(fmt::format("GET /api/info HTTP/1.1\r\nHost: {}\r\nX-Wait: ", host())));
+  }
+  Flood flood;
+  std::thread flooder([&] { flood = chunked_flood(port, host()); });
   for (int t = 0; t < kClients; ++t)
     pool.emplace_back([&, t] {
       httplib::Client c("127.0.0.1", port);
@@ -144,6 +480,9 @@ TEST_F(ServerTest, LoadTestSixteenClientsTenThousandRequests) {
       }
     });
   for (auto& th : pool) th.join();
+  flooder.join();
+  EXPECT_EQ(status_of(flood.answer), 413);
+  EXPECT_LT(flood.sent, 8u << 20);
   std::vector<double> all;
   for (auto& v : lat) all.insert(all.end(), v.begin(), v.end());
   ASSERT_EQ(all.size(), 10000u) << "the load test ran out of time";

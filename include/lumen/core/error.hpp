@@ -1,6 +1,7 @@
 #pragma once
 // lumen never prints and never exits: it throws these. The CLI maps them to exit codes (docs/exit-codes.md).
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,7 +11,14 @@ namespace lumen {
 // Base of every lumen error. what() says what went wrong and where.
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what) {}
+  explicit Error(const std::string& what)
+      : std::runtime_error(what), message_(std::make_shared<const std::string>(what)) {}
+  // The whole message: what() is a C string and stops at a NUL byte that a user's word may hold. Shared, so that
+  // copying the error cannot throw.
+  const std::string& message() const { return *message_; }
+
+ private:
+  std::shared_ptr<const std::string> message_;
 };
 
 // Bad input data: a malformed file, an unknown word, an out-of-range id. CLI exit code 1.

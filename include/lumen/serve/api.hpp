@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
 
 namespace lumen::text {
@@ -17,10 +18,11 @@ class Tokenizer;
 
 namespace lumen::serve {
 
-// A request the client got wrong: HTTP status (400, 404, 413, 422) and a message the page shows.
-class ApiError : public std::runtime_error {
+// A request the client got wrong: HTTP status (400, 404, 413, 422) and a message the page shows (message() is
+// whole; what() stops at a NUL byte of a user's word).
+class ApiError : public lumen::Error {
  public:
-  ApiError(int status, const std::string& what) : std::runtime_error(what), status_(status) {}
+  ApiError(int status, const std::string& what) : lumen::Error(what), status_(status) {}
   int status() const { return status_; }
 
  private:
@@ -50,6 +52,10 @@ class Api {
   nlohmann::json handle(const std::string& route, const nlohmann::json& params);
 
   const Table& table() const;
+
+  // Whether ROUTE starts work that outlives the request (a projection job): such a route is POST only, so that no
+  // link or image another page shows can start it.
+  static bool starts_work(const std::string& route);
 
   struct State;  // opaque: the loaded tables, searchers, tokenizer and projection jobs
 

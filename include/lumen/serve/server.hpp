@@ -1,5 +1,6 @@
 #pragma once
 // `lumen serve`: an HTTP server (cpp-httplib) for the JSON API and the front-end compiled into the binary.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,10 +12,12 @@
 namespace lumen::serve {
 
 struct ServerOptions {
-  std::string host = "127.0.0.1";  // loopback unless the user says otherwise
-  int port = 8080;                 // 0: any free port (see Server::port())
-  std::size_t max_body_bytes = 1 << 16;
-  std::size_t threads = 8;  // request handler threads
+  std::string host = "127.0.0.1";        // loopback unless the user says otherwise
+  int port = 8080;                       // 0: any free port (see Server::port())
+  std::size_t max_body_bytes = 1 << 16;  // after de-chunking; a longer body is refused (413) as it arrives
+  std::size_t threads = 64;        // connections served at once, one thread each; one more is answered 503 at once
+  int idle_timeout_ms = 5000;      // for a connection's next request to begin
+  int request_timeout_ms = 10000;  // for a request's head and body to arrive whole, however slowly they trickle
 };
 
 // The answer to one API request once HTTP has been parsed: status and JSON body, exactly what the server sends.
@@ -34,7 +37,8 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds (throws IoError if the address is taken), then serves until stop(). Blocks.
+  // Binds (throws IoError "port N is in use" if another server listens there: the port is never shared), then
+  // serves until stop(). Blocks.
   void run();
   // Binds now and serves on a background thread; returns the bound port.
   int start();
