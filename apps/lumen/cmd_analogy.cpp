@@ -145,8 +145,8 @@ Action setup(CLI::App& cmd) {
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;  // in a batch, an unknown word fails its own question only
-        if (a->json) print_json({{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)}, {"error", e.what()}});
-        else print_error(e.what());
+        if (a->json) print_json({{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)}, {"error", e.message()}});
+        else print_error(e.message());
       }
     }
     return code;

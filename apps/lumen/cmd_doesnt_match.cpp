@@ -74,8 +74,8 @@ Action setup(CLI::App& cmd) {
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;
-        if (a->json) print_json({{"words", words}, {"error", e.what()}});
-        else print_error(e.what());
+        if (a->json) print_json({{"words", words}, {"error", e.message()}});
+        else print_error(e.message());
       }
     }
     return code;

@@ -230,8 +230,8 @@ int run_analogies(const EvalArgs& a) {
       } catch (const InputError& e) {
         bar.finish();
         if (single) throw;
-        errors[t][f] = e.what();  // a comparison goes on: the cell says why it is empty
-        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}};
+        errors[t][f] = e.message();  // a comparison goes on: the cell says why it is empty
+        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.message()}};
         results.push_back(std::move(failed));
         grid[t].emplace_back();
       }
@@ -302,8 +302,8 @@ int run_similarity(const EvalArgs& a) {
         grid[t].push_back(std::move(r));
       } catch (const InputError& e) {
         if (single) throw;
-        errors.emplace_back(e.what());
-        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.what()}};
+        errors.emplace_back(e.message());
+        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.message()}};
         results.push_back(std::move(failed));
         grid[t].emplace_back();
       }

@@ -111,7 +111,7 @@ Action setup(CLI::App& cmd) {
         queries[i] = search::lookup(t, a->words[i]);
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
-        errors[i] = e.what();
+        errors[i] = e.message();
       }
     }
     search::SearchOptions o;
@@ -148,8 +148,8 @@ Action setup(CLI::App& cmd) {
 
     int code = kOk;
     for (std::size_t i = 0; i < a->words.size(); ++i) {
-      if (queries[i] && !std::all_of(queries[i]->vector.begin(), queries[i]->vector.end(),
-                                     [](float x) { return std::isfinite(x); }))
+      if (queries[i] &&
+          !std::all_of(queries[i]->vector.begin(), queries[i]->vector.end(), [](float x) { return std::isfinite(x); }))
         print_note(fmt::format("'{}' has NaN or Inf in its row: every score is nan", a->words[i]));
       if (!queries[i]) {
         code = kInputError;

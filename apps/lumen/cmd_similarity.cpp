@@ -70,8 +70,8 @@ Action setup(CLI::App& cmd) {
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;
         code = kInputError;
-        if (a->json) print_json({{"w1", w1}, {"w2", w2}, {"error", e.what()}});
-        else print_error(e.what());
+        if (a->json) print_json({{"w1", w1}, {"w2", w2}, {"error", e.message()}});
+        else print_error(e.message());
       }
     }
     return code;

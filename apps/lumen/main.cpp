@@ -86,10 +86,10 @@ int run(int argc, char** argv) {
     fmt::print("{}", app.help());
     return kOk;
   } catch (const lumen::UsageError& e) {
-    print_error(e.what());
+    print_error(e.message());
     return kUsageError;
   } catch (const lumen::InputError& e) {
-    print_error(e.what());
+    print_error(e.message());
     return kInputError;
   } catch (const std::bad_alloc&) {
     print_error("out of memory");

@@ -74,3 +74,11 @@ TEST(ErrorEscaping, OverlongFormsSurrogatesAndCutSequencesAreEscapedByteByByte) 
   EXPECT_NE(r.err.find("a\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82"), std::string::npos) << r.err;
   EXPECT_FALSE(has_raw_control_or_bad_utf8(r.err)) << r.err;
 }
+
+// A word read from stdin may hold a NUL byte; the error names the whole word (a C string would stop at the NUL).
+TEST(ErrorEscaping, AWordWithANulByteIsNamedWhole) {
+  const CliRun r = lumen_cli::run_cli("neighbours toy", {.input = std::string("ki\0ngdom\n", 9)});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("ki\\x00ngdom"), std::string::npos) << r.err;
+  EXPECT_FALSE(has_raw_control_or_bad_utf8(r.err)) << r.err;
+}
