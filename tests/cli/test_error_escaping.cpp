@@ -1,6 +1,7 @@
 // Errors and warnings may quote bytes from a user's file; on stderr, control characters (a terminal would obey
 // ESC [2J or retitle its window) and invalid UTF-8 are shown escaped as \xNN, and valid UTF-8 is kept.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "cli_run.hpp"
 
@@ -13,7 +14,8 @@ namespace {
 using lumen_cli::CliRun;
 
 std::string write_temp(const std::string& name, const std::string& bytes) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path =
+      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);  // one name per test process
   std::ofstream(path, std::ios::binary) << bytes;
   return path.string();
 }

@@ -1,6 +1,7 @@
 // `lumen info`: format, V x d, dtype, bytes, row norms, NaN/Inf and duplicates, as text and JSON; exit codes
 // and messages for bad tables.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "cli_run.hpp"
 
@@ -21,7 +22,8 @@ CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
 std::string formats() { return std::string(LUMEN_DATA_DIR) + "/formats/"; }
 
 std::string write_tmp(const std::string& name, const std::string& bytes) {
-  const auto p = std::filesystem::temp_directory_path() / name;
+  const auto p =
+      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);  // one name per test process
   std::ofstream(p, std::ios::binary) << bytes;
   return p.string();
 }
@@ -122,7 +124,7 @@ TEST(CliInfo, NamesNonFiniteRowsAndTheFileDtype) {
 
 // A FIFO given as a table is refused at once (exit 1), never waited on.
 TEST(CliInfo, FifoIsRefusedNotWaitedOn) {
-  const auto fifo = std::filesystem::temp_directory_path() / "lumen-info-fifo.vec";
+  const auto fifo = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-lumen-info-fifo.vec");
   std::filesystem::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   lumen_cli::CliOptions o;
@@ -135,7 +137,7 @@ TEST(CliInfo, FifoIsRefusedNotWaitedOn) {
 
 // --cache DIR (or LUMEN_CACHE): the second open maps what the first parsed; an unwritable cache only warns.
 TEST(CliInfo, CacheOptionAndEnvironment) {
-  const auto dir = std::filesystem::temp_directory_path() / "lumen-info-cache";
+  const auto dir = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-lumen-info-cache");
   std::filesystem::remove_all(dir);
   const std::string p = write_tmp("lumen-info-cached.vec", "2 2\na 1 2\nb 3 4\n");
   CliRun r = lumen("info " + p + " --json --cache " + dir.string());

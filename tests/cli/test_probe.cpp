@@ -1,6 +1,7 @@
 // `lumen probe`: a built-in label set out of the box, a label file, --json, and the bad inputs (a label file
 // without tabs, one class, unknown words, a name that is neither a file nor a set).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,8 @@ std::string fixture(const std::string& name) {
 std::string show(const CliRun& r) { return r.cmdline + "\n--- stdout\n" + r.out + "\n--- stderr\n" + r.err; }
 
 std::string write_tmp(const std::string& name, const std::string& bytes) {
-  const auto p = std::filesystem::temp_directory_path() / name;
+  const auto p =
+      std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);  // one name per test process
   std::ofstream(p, std::ios::binary) << bytes;
   return lumen_cli::detail::quote(p.string());
 }
