@@ -36,7 +36,7 @@ class Objective {
       for (std::size_t k = 0; k < K_; ++k) top = std::max(top, z[k] += b[k]);
       double sum = 0.0;
       for (std::size_t k = 0; k < K_; ++k) sum += std::exp(z[k] - top);
-      const double log_sum = top + std::log(sum);
+      const double log_sum = top + std::log(std::max(sum, 1.0));  // sum >= 1: the top term is exp(0)
       loss += log_sum - z[y_[i]];
       for (std::size_t k = 0; k < K_; ++k) z[k] = std::exp(z[k] - log_sum);
       z[y_[i]] -= 1.0;
