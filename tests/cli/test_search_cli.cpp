@@ -246,7 +246,8 @@ TEST(CliNanRows, NeighboursRankTheNanRowLastAndShowIt) {
   // The NaN row as the query: every score is NaN, and stderr says why.
   CliRun from_bad = lumen("neighbours " + t.path + " bad -k 2 --json");
   ASSERT_EQ(from_bad.code, 0);
-  for (const auto& x : nlohmann::json::parse(from_bad.out)["neighbours"]) EXPECT_TRUE(x["score"].is_null());
+  const auto parsed = nlohmann::json::parse(from_bad.out);  // kept: a range-for over a temporary's member dangles
+  for (const auto& x : parsed["neighbours"]) EXPECT_TRUE(x["score"].is_null());
   EXPECT_NE(from_bad.err.find("'bad' has NaN or Inf in its row"), std::string::npos) << from_bad.err;
 }
 
