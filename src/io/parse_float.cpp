@@ -51,6 +51,15 @@ inline std::uint32_t eight_digits_value(std::uint64_t v) {
   return static_cast<std::uint32_t>(v);
 }
 
+// Appends one digit to m. Significant digits are counted before the multiplication: counting m != 0 after it
+// missed a twentieth digit that wrapped m to exactly 0 (2^64 = 18446744073709551616). False past 19 digits.
+inline bool take_digit(std::uint64_t& m, int& digits, char c) {
+  const auto d = static_cast<unsigned>(c - '0');
+  if ((m != 0 || d != 0) && ++digits > 19) return false;
+  m = m * 10 + d;
+  return true;
+}
+
 }  // namespace
 
 const char* parse_float_reference(const char* p, const char* e, float& out) {
@@ -78,9 +87,7 @@ const char* parse_float(const char* p, const char* e, float& out) {
   bool any = false;
   for (; q < e && is_digit(*q); ++q) {
     any = true;
-    m = m * 10 + static_cast<unsigned>(*q - '0');
-    digits += m != 0;
-    if (digits > 19) return parse_float_reference(p, e, out);
+    if (!take_digit(m, digits, *q)) return parse_float_reference(p, e, out);
   }
   if (q < e && *q == '.') {
     ++q;
@@ -97,11 +104,8 @@ const char* parse_float(const char* p, const char* e, float& out) {
       q += n;
       if (n < 8) break;
     }
-    for (; q < e && is_digit(*q); ++q) {
-      m = m * 10 + static_cast<unsigned>(*q - '0');
-      digits += m != 0;
-      if (digits > 19) return parse_float_reference(p, e, out);
-    }
+    for (; q < e && is_digit(*q); ++q)
+      if (!take_digit(m, digits, *q)) return parse_float_reference(p, e, out);
     any = any || q != frac;
     e10 = -static_cast<int>(q - frac);
   }
