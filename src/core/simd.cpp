@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <string>
 
+#include "lumen/core/dispatch.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen {
@@ -76,9 +77,13 @@ std::atomic<int>& current() {
 
 Isa active_isa() { return static_cast<Isa>(current().load(std::memory_order_relaxed)); }
 
-void force_isa(Isa isa) {
+void require_isa(Isa isa) {
   if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
     throw UsageError(fmt::format("this CPU does not support {}", isa_name(isa)));
+}
+
+void force_isa(Isa isa) {
+  require_isa(isa);
   current().store(static_cast<int>(isa), std::memory_order_relaxed);
 }
 

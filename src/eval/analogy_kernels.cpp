@@ -1,22 +1,10 @@
 #include "analogy_kernels.hpp"
 
-#include <algorithm>
-
-#include "lumen/core/error.hpp"
+#include "lumen/core/dispatch.hpp"
 
 namespace lumen::eval::kernels {
 
-const Table& table(Isa isa) {
-  const auto isas = available_isas();
-  if (std::find(isas.begin(), isas.end(), isa) == isas.end())
-    throw UsageError("this CPU cannot run the " + std::string(isa_name(isa)) + " kernels");
-  switch (isa) {
-    case Isa::avx512: return kAvx512;
-    case Isa::avx2: return kAvx2;
-    default: return kGeneric;
-  }
-}
-
-const Table& active() { return table(active_isa()); }
+const Table& table(Isa isa) { return dispatch(isa, kGeneric, kAvx2, kAvx512); }
+const Table& active() { return dispatch(kGeneric, kAvx2, kAvx512); }
 
 }  // namespace lumen::eval::kernels

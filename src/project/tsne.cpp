@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "lumen/core/dispatch.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
@@ -13,14 +14,7 @@
 namespace lumen::project {
 
 const kernels::TsneTable& tsne_kernels(Isa isa) {
-  if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
-    throw UsageError(fmt::format("this CPU does not support {}", isa_name(isa)));
-  switch (isa) {
-    case Isa::avx512: return kernels::kTsneAvx512;
-    case Isa::avx2: return kernels::kTsneAvx2;
-    case Isa::generic: break;
-  }
-  return kernels::kTsneGeneric;
+  return dispatch(isa, kernels::kTsneGeneric, kernels::kTsneAvx2, kernels::kTsneAvx512);
 }
 
 namespace {

@@ -1,29 +1,10 @@
 #include "lumen/search/scan.hpp"
 
-#include <fmt/format.h>
-
-#include "lumen/core/error.hpp"
+#include "lumen/core/dispatch.hpp"
 
 namespace lumen::search {
 
-const ScanKernels& scan_kernels(Isa isa) {
-  if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
-    throw UsageError(fmt::format("this CPU does not support {}", isa_name(isa)));
-  switch (isa) {
-    case Isa::avx512: return kScanAvx512;
-    case Isa::avx2: return kScanAvx2;
-    case Isa::generic: break;
-  }
-  return kScanGeneric;
-}
-
-const ScanKernels& scan_kernels() {
-  switch (active_isa()) {
-    case Isa::avx512: return kScanAvx512;
-    case Isa::avx2: return kScanAvx2;
-    case Isa::generic: break;
-  }
-  return kScanGeneric;
-}
+const ScanKernels& scan_kernels(Isa isa) { return dispatch(isa, kScanGeneric, kScanAvx2, kScanAvx512); }
+const ScanKernels& scan_kernels() { return dispatch(kScanGeneric, kScanAvx2, kScanAvx512); }
 
 }  // namespace lumen::search

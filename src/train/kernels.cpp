@@ -1,22 +1,10 @@
 #include "lumen/train/kernels.hpp"
 
-#include <fmt/format.h>
-
-#include "lumen/core/error.hpp"
+#include "lumen/core/dispatch.hpp"
 
 namespace lumen::train::kernels {
 
-const Table& table(Isa isa) {
-  if (static_cast<int>(isa) > static_cast<int>(detected_isa()))
-    throw UsageError(fmt::format("this CPU does not support {}", isa_name(isa)));
-  switch (isa) {
-    case Isa::avx512: return kAvx512;
-    case Isa::avx2: return kAvx2;
-    case Isa::generic: break;
-  }
-  return kGeneric;
-}
-
-const Table& active() { return table(active_isa()); }
+const Table& table(Isa isa) { return dispatch(isa, kGeneric, kAvx2, kAvx512); }
+const Table& active() { return dispatch(kGeneric, kAvx2, kAvx512); }
 
 }  // namespace lumen::train::kernels
