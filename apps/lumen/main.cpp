@@ -85,6 +85,9 @@ int run(int argc, char** argv) {
       if (sub->get_name() == "tour" && action) return action();
     fmt::print("{}", app.help());
     return kOk;
+  } catch (const lumen::OptionError& e) {
+    print_error(e.text_for(option_flag(e.option())));
+    return kUsageError;
   } catch (const lumen::UsageError& e) {
     print_error(e.message());
     return kUsageError;

@@ -68,4 +68,13 @@ void print_warning(std::string_view message) { fmt::print(stderr, "lumen: warnin
 
 void print_note(std::string_view message) { fmt::print(stderr, "lumen: note: {}\n", printable(message)); }
 
+std::string option_flag(std::string_view library_name) {
+  // Options whose flag is not the name in kebab case.
+  if (library_name == "max_train_tokens") return "--max-tokens";
+  if (library_name == "shuffle_window") return "the shuffle window";
+  std::string flag = "--";
+  for (const char c : library_name) flag += c == '_' ? '-' : c;
+  return flag;
+}
+
 }  // namespace lumen::cli

@@ -19,6 +19,10 @@ void print_error(std::string_view message);
 void set_error_note(std::string note);
 // "lumen: warning: " + printable(message) + "\n" on stderr.
 void print_warning(std::string_view message);
+// How the CLI spells one of the library's option names in a message (lumen::OptionError): its flag,
+// "dim" -> "--dim", "init_std" -> "--init-std", or words where no flag sets it.
+std::string option_flag(std::string_view library_name);
+
 // "lumen: note: " + printable(message) + "\n" on stderr: how a result should be read (clamped k, NaN rows).
 void print_note(std::string_view message);
 

@@ -48,7 +48,7 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   }
   const std::size_t n = m.rows.size();
   if (n < 3) throw InputError(fmt::format("a map needs at least 3 rows (got {})", n));
-  if (o.seeds == 0) throw UsageError("--seeds must be at least 1");
+  if (o.seeds == 0) throw OptionError("seeds", "{option} must be at least 1");
   for (std::size_t r = 0; r < n; ++r)
     if (m.rows[r] < 0 || static_cast<std::size_t>(m.rows[r]) >= E.rows())
       throw IdError(m.rows[r], r, static_cast<std::int64_t>(E.rows()));

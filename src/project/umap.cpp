@@ -214,10 +214,10 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
   const std::size_t n = X.rows();
   if (n < 3) throw InputError(fmt::format("UMAP needs at least 3 points (got {})", n));
   if (o.neighbors < 2 || o.neighbors > n)
-    throw UsageError(
-        fmt::format("--neighbors {} is out of range: the map has {} points (neighbours count the point "
-                    "itself, so 2 <= neighbors <= {})",
-                    o.neighbors, n, n));
+    throw OptionError("neighbors",
+                      fmt::format("{{option}} {} is out of range: the map has {} points (neighbours count the point "
+                                  "itself, so 2 <= neighbors <= {})",
+                                  o.neighbors, n, n));
   if (o.learning_rate <= 0) throw UsageError("UMAP: the learning rate must be > 0");
   UmapResult r;
   fit_ab(o.min_dist, o.spread, r.a, r.b);

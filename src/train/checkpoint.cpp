@@ -64,6 +64,8 @@ double CheckpointReader::f64() {
   return v;
 }
 
+std::string CheckpointReader::fmt_enum(std::uint64_t x) { return fmt::format("unknown option value {}", x); }
+
 std::string CheckpointReader::str() {
   const auto n = u64();
   if (n > size_ - offset_) fail(fmt::format("string length {} runs past the end of the file", n));

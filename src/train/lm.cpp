@@ -39,19 +39,25 @@ struct Hash {
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+void check_holdout(double holdout) {
+  if (!(holdout > 0 && holdout < 1))
+    throw OptionError("holdout", fmt::format("{{option}} must be in (0, 1) (got {})", holdout));
+}
+
 void check_options(const LmOptions& o) {
-  if (o.context == 0 || o.context > 64) throw UsageError(fmt::format("--context must be in 1..64 (got {})", o.context));
-  if (o.dim == 0 || o.dim > 65536) throw UsageError(fmt::format("--dim must be in 1..65536 (got {})", o.dim));
+  if (o.context == 0 || o.context > 64)
+    throw OptionError("context", fmt::format("{{option}} must be in 1..64 (got {})", o.context));
+  if (o.dim == 0 || o.dim > 65536)
+    throw OptionError("dim", fmt::format("{{option}} must be in 1..65536 (got {})", o.dim));
   if (o.hidden == 0 || o.hidden > 65536)
-    throw UsageError(fmt::format("--hidden must be in 1..65536 (got {})", o.hidden));
-  if (!(o.init_std > 0) || !std::isfinite(o.init_std)) throw UsageError("--init-std must be positive");
-  if (!(o.lr > 0) || !std::isfinite(o.lr)) throw UsageError("--lr must be positive");
-  if (o.batch == 0 || o.batch > 1'000'000) throw UsageError("--batch must be in 1..1000000");
-  if (o.epochs == 0) throw UsageError("--epochs must be at least 1");
-  if (!(o.holdout > 0 && o.holdout < 1))
-    throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", o.holdout));
-  if (o.shuffle_window == 0) throw UsageError("the shuffle window must hold at least one example");
-  if (o.threads > 4096) throw UsageError(fmt::format("threads must be in 0..4096 (got {})", o.threads));
+    throw OptionError("hidden", fmt::format("{{option}} must be in 1..65536 (got {})", o.hidden));
+  if (!(o.init_std > 0) || !std::isfinite(o.init_std)) throw OptionError("init_std", "{option} must be positive");
+  if (!(o.lr > 0) || !std::isfinite(o.lr)) throw OptionError("lr", "{option} must be positive");
+  if (o.batch == 0 || o.batch > 1'000'000) throw OptionError("batch", "{option} must be in 1..1000000");
+  if (o.epochs == 0) throw OptionError("epochs", "{option} must be at least 1");
+  check_holdout(o.holdout);
+  if (o.shuffle_window == 0) throw OptionError("shuffle_window", "{option} must hold at least one example");
+  if (o.threads > 4096) throw OptionError("threads", fmt::format("{{option}} must be in 0..4096 (got {})", o.threads));
 }
 
 void gemm(bool ta, bool tb, std::size_t M, std::size_t N, std::size_t K, const float* A, std::size_t lda,
@@ -64,6 +70,40 @@ void gemm(bool ta, bool tb, std::size_t M, std::size_t N, std::size_t K, const f
 void init_normal(Matrix& m, float std, std::uint64_t seed) {
   Rng rng(seed);
   for (float& x : m.f32_mut()) x = static_cast<float>(rng.normal() * static_cast<double>(std));
+}
+
+// The checkpoint's field lists: save and load walk the same lists, so the two cannot disagree on the order.
+// `io` is a CheckpointWriter (fields read) or a CheckpointReader (fields written).
+template <class O, class IO>
+void option_fields(O& o, IO& io) {
+  io.field(o.context);
+  io.field(o.dim);
+  io.field(o.hidden);
+  io.field(o.tie);
+  io.field(o.init_std);
+  io.field(o.scale_sqrt_d);
+  if constexpr (std::is_const_v<O>) io.field(o.optimizer);
+  else io.field(o.optimizer, 2);
+  io.field(o.lr);
+  io.field(o.batch);
+  io.field(o.epochs);
+  io.field(o.holdout);
+  io.field(o.max_train_tokens);
+  io.field(o.shuffle_window);
+  io.field(o.seed);
+  io.field(o.threads);
+  io.field(o.tokenizer.lower);
+  io.field(o.tokenizer.split_punct);
+}
+
+template <class E, class IO>
+void epoch_fields(E& e, IO& io) {
+  io.field(e.epoch);
+  io.field(e.train_loss);
+  io.field(e.heldout_loss);
+  io.field(e.heldout_perplexity);
+  io.field(e.heldout_tokens);
+  io.field(e.seconds);
 }
 
 }  // namespace
@@ -97,7 +137,34 @@ struct LanguageModel::State {
   }
   void build_params();
   void build_optimizer();
-  double batch(std::size_t B, bool learn);
+  // One batch of B examples in ctx (B,n) and tgt (B). forward: the mean cross-entropy; with `learn`, logits
+  // then hold dloss/dlogits for backward, which fills every gradient; update takes one optimizer step.
+  double forward(std::size_t B, bool learn);
+  void backward(std::size_t B);
+  void update() { opt->step(lr_now()); }
+  double train_batch(std::size_t B) {
+    const double loss = forward(B, true);
+    backward(B);
+    update();
+    return loss;
+  }
+  // Where training stands, and the parameters, as the checkpoint lists them.
+  template <class S, class IO>
+  static void position_fields(S& s, IO& io) {
+    for (auto* v : {&s.epoch, &s.window, &s.window_offset, &s.batch_in_window, &s.tokens_done, &s.tokens_in_epoch,
+                    &s.epoch_batches})
+      io.field(*v);
+    io.field(s.epoch_loss);
+  }
+  template <class S>
+  static auto params(S& s) {
+    std::vector<decltype(&s.W1)> ps{&s.emb->E()};
+    if (!s.o.tie) ps.push_back(&s.head->W());
+    for (auto* m : {&s.W1, &s.b1}) ps.push_back(m);
+    if (s.has_proj()) ps.push_back(&s.P);
+    ps.push_back(&s.bout);
+    return ps;
+  }
   // Appends the examples (n context ids, then the target) of one sentence.
   void examples(const Sentence& s, std::vector<Id>& out) const;
   float lr_now() const {
@@ -146,9 +213,7 @@ void LanguageModel::State::build_optimizer() {
   opt = std::make_unique<Optimizer>(o.optimizer, std::move(ps));
 }
 
-// One batch of B examples already in ctx (B,n) and tgt (B): forward, and if `learn` backward and a step.
-// Returns the mean cross-entropy.
-double LanguageModel::State::batch(std::size_t B, bool learn) {
+double LanguageModel::State::forward(std::size_t B, bool learn) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
   const std::size_t threads = o.threads;
   const ScopedBlasThreads blas(threads);  // every GEMM below at this count, whatever an earlier call left
@@ -176,8 +241,15 @@ double LanguageModel::State::batch(std::size_t B, bool learn) {
     for (std::size_t v = 0; v < V; ++v) logits[b * V + v] += bo[v];
   const std::span<const Id> targets(tgt.data(), B);
   if (!learn) return nn::cross_entropy(logits, targets, V, threads);
-  const double loss = nn::softmax_cross_entropy(logits, targets, V, logits, threads);  // logits := dlogits
-  // Backward, in reverse.
+  return nn::softmax_cross_entropy(logits, targets, V, logits, threads);  // logits := dlogits
+}
+
+// The forward pass in reverse, from dlogits (B,V) in logits.
+void LanguageModel::State::backward(std::size_t B) {
+  const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
+  const std::size_t threads = o.threads;
+  const ScopedBlasThreads blas(threads);
+  const float* z = has_proj() ? Z.data() : A.data();
   emb->zero_grad();
   head->zero_grad();
   std::memset(dW1.mutable_data(), 0, dW1.bytes());
@@ -212,12 +284,10 @@ double LanguageModel::State::batch(std::size_t B, bool learn) {
   gemm(true, false, H, K, B, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(), K);  // dW1 = da^T x
   gemm(false, false, B, K, H, dap, H, W1.f32().data(), K, 0.0f, dX.data(), K);     // dx = da W1
   emb->backward(std::span<const Id>(ctx.data(), B * n), dX, threads);
-  opt->step(lr_now());
-  return loss;
 }
 
 std::uint64_t LanguageModel::train_end(const Corpus& corpus, double holdout) {
-  if (!(holdout > 0 && holdout < 1)) throw UsageError(fmt::format("--holdout must be in (0, 1) (got {})", holdout));
+  check_holdout(holdout);
   return static_cast<std::uint64_t>(static_cast<double>(corpus.bytes()) * (1.0 - holdout));
 }
 
@@ -289,7 +359,7 @@ LmEpoch LanguageModel::evaluate() const {
                   s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
       s.tgt[b] = ex[b * (n + 1) + n];
     }
-    sum += s.batch(m, false) * static_cast<double>(m);
+    sum += s.forward(m, false) * static_cast<double>(m);
     count += m;
     ex.erase(ex.begin(), ex.begin() + static_cast<std::ptrdiff_t>(m * (n + 1)));
   };
@@ -357,7 +427,7 @@ bool LanguageModel::train(const TrainControl& control, const std::function<void(
                       s.ctx.begin() + static_cast<std::ptrdiff_t>(b * n));
           s.tgt[b] = ex[e * E + n];
         }
-        const double loss = s.batch(bn, true);
+        const double loss = s.train_batch(bn);
         s.epoch_loss += loss;
         ++s.epoch_batches;
         s.tokens_done += bn;
@@ -450,51 +520,19 @@ Table LanguageModel::output_table() const {
 
 void LanguageModel::save_checkpoint(const std::string& path) const {
   const auto& s = *s_;
-  const auto& o = s.o;
   CheckpointWriter w(path, kMagic);
-  w.u64(o.context);
-  w.u64(o.dim);
-  w.u64(o.hidden);
-  w.u64(o.tie);
-  w.f64(o.init_std);
-  w.u64(o.scale_sqrt_d);
-  w.u64(o.optimizer == OptimizerKind::adam);
-  w.f64(o.lr);
-  w.u64(o.batch);
-  w.u64(o.epochs);
-  w.f64(o.holdout);
-  w.u64(o.max_train_tokens);
-  w.u64(o.shuffle_window);
-  w.u64(o.seed);
-  w.u64(o.threads);
-  w.u64(o.tokenizer.lower);
-  w.u64(o.tokenizer.split_punct);
+  option_fields(s.o, w);
   w.corpus(*s.corpus);
   w.vocab(s.vocab);
-  w.u64(s.tokens_per_epoch);
-  for (auto v :
-       {s.epoch, s.window, s.window_offset, s.batch_in_window, s.tokens_done, s.tokens_in_epoch, s.epoch_batches})
-    w.u64(v);
-  w.f64(s.epoch_loss);
-  w.u64(s.history.size());
-  for (auto& e : s.history) {
-    w.u64(e.epoch);
-    w.f64(e.train_loss);
-    w.f64(e.heldout_loss);
-    w.f64(e.heldout_perplexity);
-    w.u64(e.heldout_tokens);
-    w.f64(e.seconds);
-  }
-  w.matrix(s.emb->E());
-  if (!o.tie) w.matrix(s.head->W());
-  w.matrix(s.W1);
-  w.matrix(s.b1);
-  if (s.has_proj()) w.matrix(s.P);
-  w.matrix(s.bout);
-  w.u64(s.opt->steps());
-  auto& opt = const_cast<Optimizer&>(*s.opt);
+  w.field(s.tokens_per_epoch);
+  State::position_fields(s, w);
+  w.field(s.history.size());
+  for (const auto& e : s.history) epoch_fields(e, w);
+  for (const Matrix* m : State::params(s)) w.matrix(*m);
+  w.field(s.opt->steps());
+  const auto& opt = *s.opt;
   for (std::size_t k = 0; k < opt.m().size(); ++k) {
-    w.u64(opt.m()[k].size());
+    w.field(opt.m()[k].size());
     w.floats(opt.m()[k].data(), opt.m()[k].size());
     w.floats(opt.v()[k].data(), opt.v()[k].size());
   }
@@ -507,24 +545,8 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   auto& s = *sp;
   s.corpus = &corpus;
   auto& o = s.o;
-  o.context = r.u64();
-  o.dim = r.u64();
-  o.hidden = r.u64();
-  o.tie = r.u64() != 0;
-  o.init_std = static_cast<float>(r.f64());
-  o.scale_sqrt_d = r.u64() != 0;
-  o.optimizer = r.u64() != 0 ? OptimizerKind::adam : OptimizerKind::sgd;
-  o.lr = static_cast<float>(r.f64());
-  o.batch = r.u64();
-  o.epochs = r.u64();
-  o.holdout = r.f64();
-  o.max_train_tokens = r.u64();
-  o.shuffle_window = r.u64();
-  o.seed = r.u64();
-  o.threads = r.u64();
+  option_fields(o, r);
   if (o.threads == 0) o.threads = default_threads();
-  o.tokenizer.lower = r.u64() != 0;
-  o.tokenizer.split_punct = r.u64() != 0;
   try {
     check_options(o);
   } catch (const UsageError& e) {
@@ -536,11 +558,8 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
     r.fail("the vocabulary does not start with </s> and <unk>");
   for (std::size_t i = 2; i < s.vocab.size(); ++i)
     s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
-  s.tokens_per_epoch = r.u64();
-  for (auto* v : {&s.epoch, &s.window, &s.window_offset, &s.batch_in_window, &s.tokens_done, &s.tokens_in_epoch,
-                  &s.epoch_batches})
-    *v = r.u64();
-  s.epoch_loss = r.f64();
+  r.field(s.tokens_per_epoch);
+  State::position_fields(s, r);
   if (s.epoch > o.epochs || s.tokens_in_epoch > s.tokens_per_epoch ||
       s.tokens_done > static_cast<std::uint64_t>(o.epochs) * s.tokens_per_epoch)
     r.fail("the training position lies past the end of training");
@@ -548,28 +567,18 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   if (nh > o.epochs) r.fail("bad epoch history");
   for (std::uint64_t i = 0; i < nh; ++i) {
     LmEpoch e;
-    e.epoch = r.u64();
-    e.train_loss = r.f64();
-    e.heldout_loss = r.f64();
-    e.heldout_perplexity = r.f64();
-    e.heldout_tokens = r.u64();
-    e.seconds = r.f64();
+    epoch_fields(e, r);
     s.history.push_back(e);
   }
   s.train_end = train_end(corpus, o.holdout);
   s.build_params();
-  auto load = [&](Matrix& into) {
+  for (Matrix* into : State::params(s)) {
     Matrix m = r.matrix();
-    if (m.rows() != into.rows() || m.cols() != into.cols())
-      r.fail(fmt::format("a {} x {} matrix where {} x {} was expected", m.rows(), m.cols(), into.rows(), into.cols()));
-    std::memcpy(into.mutable_data(), m.data(), m.bytes());
-  };
-  load(s.emb->E());
-  if (!o.tie) load(s.head->W());
-  load(s.W1);
-  load(s.b1);
-  if (s.has_proj()) load(s.P);
-  load(s.bout);
+    if (m.rows() != into->rows() || m.cols() != into->cols())
+      r.fail(
+          fmt::format("a {} x {} matrix where {} x {} was expected", m.rows(), m.cols(), into->rows(), into->cols()));
+    std::memcpy(into->mutable_data(), m.data(), m.bytes());
+  }
   s.build_optimizer();
   s.opt->set_steps(r.u64());
   for (std::size_t k = 0; k < s.opt->m().size(); ++k) {

@@ -58,6 +58,30 @@ struct ThreadPos {
   bool done = false;
 };
 
+// The checkpoint's field lists (save and load walk the same ones). `io`: CheckpointWriter or CheckpointReader.
+template <class O, class IO>
+void option_fields(O& o, IO& io) {
+  if constexpr (std::is_const_v<O>) io.field(o.model);
+  else io.field(o.model, 2);
+  io.field(o.dim);
+  io.field(o.window);
+  io.field(o.negative);
+  io.field(o.epochs);
+  io.field(o.lr);
+  io.field(o.sample);
+  io.field(o.seed);
+  io.field(o.tokenizer.lower);
+  io.field(o.tokenizer.split_punct);
+}
+
+template <class P, class IO>
+void position_fields(P& p, IO& io) {
+  io.field(p.epoch);
+  io.field(p.offset);
+  io.field(p.sentence);
+  io.field(p.done);
+}
+
 }  // namespace
 
 struct Word2Vec::State {
@@ -269,12 +293,14 @@ Matrix Word2Vec::init_input(std::size_t V, std::size_t d, std::uint64_t seed) {
 
 namespace {
 void check_options(const Word2VecOptions& o) {
-  if (o.dim == 0 || o.dim > 100000) throw UsageError(fmt::format("--dim must be in 1..100000 (got {})", o.dim));
-  if (o.window == 0) throw UsageError("--window must be at least 1");
-  if (o.negative == 0 || o.negative > 1000) throw UsageError("--negative must be in 1..1000");
-  if (o.epochs == 0) throw UsageError("--epochs must be at least 1");
-  if (!(o.lr > 0) || !std::isfinite(o.lr)) throw UsageError(fmt::format("--lr must be positive (got {})", o.lr));
-  if (!(o.sample >= 0) || !std::isfinite(o.sample)) throw UsageError("--sample must be >= 0");
+  if (o.dim == 0 || o.dim > 100000)
+    throw OptionError("dim", fmt::format("{{option}} must be in 1..100000 (got {})", o.dim));
+  if (o.window == 0) throw OptionError("window", "{option} must be at least 1");
+  if (o.negative == 0 || o.negative > 1000) throw OptionError("negative", "{option} must be in 1..1000");
+  if (o.epochs == 0) throw OptionError("epochs", "{option} must be at least 1");
+  if (!(o.lr > 0) || !std::isfinite(o.lr))
+    throw OptionError("lr", fmt::format("{{option}} must be positive (got {})", o.lr));
+  if (!(o.sample >= 0) || !std::isfinite(o.sample)) throw OptionError("sample", "{option} must be >= 0");
 }
 }  // namespace
 
@@ -385,28 +411,15 @@ Table Word2Vec::table() const {
 void Word2Vec::save_checkpoint(const std::string& path) const {
   const auto& s = *s_;
   CheckpointWriter w(path, kMagic);
-  w.u64(s.o.model == W2VModel::skipgram ? 0 : 1);
-  w.u64(s.o.dim);
-  w.u64(s.o.window);
-  w.u64(s.o.negative);
-  w.u64(s.o.epochs);
-  w.f64(s.o.lr);
-  w.f64(s.o.sample);
-  w.u64(s.o.seed);
-  w.u64(s.o.tokenizer.lower);
-  w.u64(s.o.tokenizer.split_punct);
+  option_fields(s.o, w);
   w.corpus(*s.corpus);
   w.vocab(s.vocab);
-  w.u64(s.words_done.load());
-  w.u64(s.pos.size());
+  w.field(s.words_done.load());
+  w.field(s.pos.size());
   for (std::size_t t = 0; t < s.pos.size(); ++t) {
-    const auto& p = s.pos[t];
-    w.u64(p.epoch);
-    w.u64(p.offset);
-    w.u64(p.sentence);
-    w.u64(p.done);
-    w.f64(s.loss_sum[t].load());
-    w.u64(s.loss_n[t].load());
+    position_fields(s.pos[t], w);
+    w.field(s.loss_sum[t].load());
+    w.field(s.loss_n[t].load());
   }
   w.matrix(s.E);
   w.matrix(s.Eout);
@@ -418,18 +431,7 @@ Word2Vec Word2Vec::load_checkpoint(const std::string& path, const Corpus& corpus
   auto s = std::make_unique<State>();
   s->corpus = &corpus;
   auto& o = s->o;
-  const auto model = r.u64();
-  if (model > 1) r.fail("unknown model");
-  o.model = model == 0 ? W2VModel::skipgram : W2VModel::cbow;
-  o.dim = r.u64();
-  o.window = r.u64();
-  o.negative = r.u64();
-  o.epochs = r.u64();
-  o.lr = r.f64();
-  o.sample = r.f64();
-  o.seed = r.u64();
-  o.tokenizer.lower = r.u64() != 0;
-  o.tokenizer.split_punct = r.u64() != 0;
+  option_fields(o, r);
   try {
     check_options(o);
   } catch (const UsageError& e) {
@@ -446,12 +448,9 @@ Word2Vec Word2Vec::load_checkpoint(const std::string& path, const Corpus& corpus
   std::vector<std::uint64_t> ln(T);
   for (std::size_t t = 0; t < T; ++t) {
     auto& p = s->pos[t];
-    p.epoch = r.u64();
-    p.offset = r.u64();
-    p.sentence = r.u64();
-    p.done = r.u64() != 0;
-    ls[t] = r.f64();
-    ln[t] = r.u64();
+    position_fields(p, r);
+    r.field(ls[t]);
+    r.field(ln[t]);
     if (p.epoch > o.epochs || (p.offset != kStart && p.offset > corpus.bytes())) r.fail("bad thread position");
   }
   s->E = r.matrix();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lumen {
@@ -69,6 +70,19 @@ class UnknownTokenError : public InputError {
 class UsageError : public Error {
  public:
   using Error::Error;
+};
+
+// An option of the library's own (LmOptions::context, MapOptions::seeds) out of range. The text names it as
+// "{option}"; what() spells it as the library does ("context"), and each face spells it its own way with
+// text_for: the CLI as its flag ("--context"), Python as its keyword ("context=").
+class OptionError : public UsageError {
+ public:
+  OptionError(std::string option, std::string text);
+  const std::string& option() const { return option_; }
+  std::string text_for(std::string_view spelled) const;
+
+ private:
+  std::string option_, text_;
 };
 
 // The operating system refused (cannot open, write or rename a file). CLI exit code 1.

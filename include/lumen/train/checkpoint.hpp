@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/matrix.hpp"
@@ -27,6 +28,14 @@ class CheckpointWriter {
   void vocab(const Vocab& v);    // size, then token and count per id
   void corpus(const Corpus& c);  // the corpus's identity: each file's path and size
   void commit();
+
+  // One field of a trainer's field list (the same list reads it back through CheckpointReader::field): integers,
+  // bools and enums as u64, floating point as f64.
+  template <class T>
+  void field(const T& v) {
+    if constexpr (std::is_floating_point_v<T>) f64(static_cast<double>(v));
+    else u64(static_cast<std::uint64_t>(v));
+  }
 
  private:
   AtomicFile file_;
@@ -49,7 +58,28 @@ class CheckpointReader {
   [[noreturn]] void fail(const std::string& what) const;
   void expect_end();  // ParseError if bytes remain
 
+  // The reading side of CheckpointWriter::field. An enum must name one of its first `count` values.
+  template <class T>
+  void field(T& v) {
+    if constexpr (std::is_floating_point_v<T>) {
+      v = static_cast<T>(f64());
+    } else if constexpr (std::is_same_v<T, bool>) {
+      v = u64() != 0;
+    } else {
+      static_assert(!std::is_enum_v<T>, "an enum field needs its count of values");
+      v = static_cast<T>(u64());
+    }
+  }
+  template <class T>
+  requires std::is_enum_v<T>
+  void field(T& v, std::uint64_t count) {
+    const std::uint64_t x = u64();
+    if (x >= count) fail(fmt_enum(x));
+    v = static_cast<T>(x);
+  }
+
  private:
+  static std::string fmt_enum(std::uint64_t x);
   void read(void* p, std::size_t n, const char* what);
   std::string path_;
   std::ifstream in_;

@@ -27,6 +27,8 @@ class Optimizer {
   // Adam's moments, in parameter order (empty for SGD): for checkpoints.
   std::vector<std::vector<float>>& m() { return m_; }
   std::vector<std::vector<float>>& v() { return v_; }
+  const std::vector<std::vector<float>>& m() const { return m_; }
+  const std::vector<std::vector<float>>& v() const { return v_; }
   void set_steps(std::uint64_t t) { t_ = t; }
 
   static constexpr float kBeta1 = 0.9f, kBeta2 = 0.999f, kEps = 1e-8f;
