@@ -80,7 +80,12 @@ TEST(CliTrain, UsageAndInputErrors) {
   write_corpus(d.path / "c.txt", 50);
   const auto c = (d.path / "c.txt").string(), out = (d.path / "v.vec").string();
   EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --model glove").code, 2);
-  EXPECT_EQ(run("train word2vec " + c + " -o " + out + " --dim 0").code, 2);
+  const auto dim0 = run("train word2vec " + c + " -o " + out + " --dim 0");
+  EXPECT_EQ(dim0.code, 2);
+  EXPECT_NE(dim0.err.find("lumen: --dim must be in 1..100000 (got 0)"), std::string::npos) << dim0.err;
+  const auto ctx0 = run("train lm " + c + " -o " + out + " --context 0 --init-std 0.1");
+  EXPECT_EQ(ctx0.code, 2);
+  EXPECT_NE(ctx0.err.find("lumen: --context must be in 1..64 (got 0)"), std::string::npos) << ctx0.err;
   EXPECT_EQ(run("train word2vec " + c).code, 2);                                         // no -o
   EXPECT_EQ(run("train").code, 2);                                                       // no trainer
   EXPECT_EQ(run("train word2vec /nonexistent/c.txt -o " + out).code, 1);                 // missing corpus
