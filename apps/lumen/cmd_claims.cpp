@@ -7,12 +7,12 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/eval/correlation.hpp"
 #include "lumen/train/corpus.hpp"
 #include "lumen/train/lm.hpp"
 #include "lumen/train/vocabulary.hpp"
 #include "lumen/train/word2vec.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

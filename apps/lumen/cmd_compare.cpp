@@ -9,8 +9,8 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/eval/compare.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

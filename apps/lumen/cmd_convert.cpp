@@ -8,8 +8,8 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/narrowing.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/io/write.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

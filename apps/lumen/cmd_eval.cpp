@@ -15,11 +15,11 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/eval/analogies.hpp"
 #include "lumen/eval/similarity.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "command.hpp"
 #include "common.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/io/summary.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

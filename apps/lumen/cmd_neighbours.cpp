@@ -5,18 +5,19 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/search/hnsw.hpp"
 #include "lumen/search/query_word.hpp"
 #include "lumen/search/searcher.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 #include "score_text.hpp"
 
 namespace lumen::cli {
@@ -97,7 +98,14 @@ Action setup(CLI::App& cmd) {
       if (!a->index_path.empty() && std::filesystem::exists(a->index_path)) {
         index = search::HnswIndex::load(a->index_path, s, metric, a->restrict_rows);
       } else {
-        index = search::HnswIndex::build(s, metric, a->restrict_rows);
+        std::unique_ptr<Progress> bar;
+        search::HnswOptions ho;
+        ho.on_progress = [&bar](std::size_t done, std::size_t total) {
+          if (!bar) bar = std::make_unique<Progress>("HNSW index", total, "rows");
+          bar->update(done);
+        };
+        index = search::HnswIndex::build(s, metric, a->restrict_rows, ho);
+        bar.reset();
         if (!a->index_path.empty()) index->save(a->index_path);
       }
     }

@@ -8,9 +8,9 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/eval/analogy_set.hpp"
 #include "lumen/eval/probe.hpp"
+#include "progress_bar.hpp"
 
 #ifndef LUMEN_DATA_DIR
 #define LUMEN_DATA_DIR ""

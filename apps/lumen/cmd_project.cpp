@@ -17,10 +17,10 @@
 #include "common.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/plot.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

@@ -11,8 +11,8 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/text/tokenizer_files.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

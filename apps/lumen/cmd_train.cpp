@@ -9,7 +9,6 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/io/write.hpp"
 #include "lumen/train/corpus.hpp"
@@ -17,6 +16,7 @@
 #include "lumen/train/vocabulary.hpp"
 #include "lumen/train/word2vec.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

@@ -9,10 +9,10 @@
 #include "command.hpp"
 #include "interrupt.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/core/simd.hpp"
 #include "lumen/core/threads.hpp"
 #include "messages.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 std::vector<Command>& registry() {
@@ -74,7 +74,7 @@ int run(int argc, char** argv) {
 
   install_interrupt_cleanup();  // an interrupted write leaves no temporary file behind
   lumen::set_default_threads(threads);
-  if (quiet) lumen::Progress::set_enabled(false);
+  if (quiet) lumen::cli::Progress::set_enabled(false);
 
   try {
     lumen::active_isa();  // a LUMEN_ISA this CPU cannot run is refused here, before any work

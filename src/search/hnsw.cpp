@@ -18,7 +18,6 @@
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/search/scan.hpp"
 #include "topk.hpp"
 
@@ -185,13 +184,11 @@ HnswIndex HnswIndex::build(const Searcher& s, Metric m, std::size_t rows, const 
   impl->graph = std::make_unique<hnswlib::HierarchicalNSW<float>>(impl->space.get(), n, o.M, o.ef_construction, o.seed);
   // Inserted one at a time: concurrent addPoint in Debian's hnswlib overflows a heap buffer in
   // searchBaseLayer under AddressSanitizer (Hnsw.* tests), so the build stays single-threaded.
-  Progress bar("HNSW index", n, "rows");
   for (std::size_t i = 0; i < n; ++i) {
     const Id r = static_cast<Id>(i);
     impl->graph->addPoint(stored_vector(s, m, r).data(), static_cast<hnswlib::labeltype>(r));
-    if ((i & 255) == 0) bar.update(i + 1);
+    if (o.on_progress && ((i & 255) == 0 || i + 1 == n)) o.on_progress(i + 1, n);
   }
-  bar.finish();
   return HnswIndex(s, m, std::move(impl));
 }
 

@@ -5,6 +5,7 @@
 // scores returned are exact and only the choice of rows is approximate.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -20,6 +21,8 @@ struct HnswOptions {
   std::size_t M = 16;                 // graph degree (2M on the bottom layer)
   std::size_t ef_construction = 200;  // candidate list while building
   std::uint64_t seed = 100;           // level assignment
+  // Called now and then while building with (rows indexed, rows in all).
+  std::function<void(std::size_t done, std::size_t total)> on_progress;
 };
 
 class HnswIndex {

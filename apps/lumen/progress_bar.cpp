@@ -1,4 +1,4 @@
-#include "lumen/core/progress.hpp"
+#include "progress_bar.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-namespace lumen {
+namespace lumen::cli {
 
 namespace {
 std::atomic<bool> g_enabled{true};
@@ -73,4 +73,4 @@ void Progress::draw(std::uint64_t done, const std::string& extra, bool) {
   std::fflush(stderr);
 }
 
-}  // namespace lumen
+}  // namespace lumen::cli

@@ -1,11 +1,12 @@
 #pragma once
-// A progress bar on stderr, drawn only when stderr is a terminal and the caller has not disabled it
-// (the CLI disables it for --json). Updates are throttled; the library reports, the CLI decides to show.
+// The CLI's progress bar on stderr, drawn only when stderr is a terminal and not disabled (--json, -q).
+// Updates are throttled. The library never draws one: it reports progress through callbacks, and the
+// commands turn those into this bar.
 #include <chrono>
 #include <cstdint>
 #include <string>
 
-namespace lumen {
+namespace lumen::cli {
 
 class Progress {
  public:
@@ -32,4 +33,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-}  // namespace lumen
+}  // namespace lumen::cli
