@@ -11,8 +11,8 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/eval/analogies.hpp"
-#include "lumen/eval/text_fold.hpp"
 
 namespace {
 
@@ -50,8 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       last = q.line;
       for (const std::string* w : {&q.a, &q.b, &q.c, &q.d}) {
         check(!w->empty(), "an empty word");
-        check(lumen::eval::split_whitespace(*w).size() == 1, "a word with whitespace");
-        check(lumen::eval::unicode_upper(*w).has_value(), "a word that is not UTF-8");
+        check(lumen::split_whitespace(*w).size() == 1, "a word with whitespace");
+        check(lumen::unicode_upper(*w).has_value(), "a word that is not UTF-8");
       }
     }
   for (std::size_t i = 1; i < set.malformed.size(); ++i)

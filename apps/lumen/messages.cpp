@@ -4,35 +4,14 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include "lumen/core/utf8.hpp"
+
 namespace lumen::cli {
 namespace {
 
 std::string& error_note() {
   static std::string note;
   return note;
-}
-
-// Length of the valid UTF-8 sequence starting at s[i] (1-4), or 0 if the bytes there are not one
-// (overlong forms, surrogates and code points past U+10FFFF are invalid, as in Python's decoder).
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  else if (c == 0xE0) n = 3, lo = 0xA0;
-  else if (c == 0xED) n = 3, hi = 0x9F;
-  else if (c >= 0xE1 && c <= 0xEF) n = 3;
-  else if (c == 0xF0) n = 4, lo = 0x90;
-  else if (c >= 0xF1 && c <= 0xF3) n = 4;
-  else if (c == 0xF4) n = 4, hi = 0x8F;
-  else return 0;
-  if (s.size() - i < n) return 0;
-  if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  return n;
 }
 
 }  // namespace
@@ -42,7 +21,7 @@ std::string printable(std::string_view text) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = utf8_length(text, i);
+    const std::size_t n = utf8_sequence(text, i);
     // C1 controls (U+0080..U+009F, bytes C2 80..C2 9F) include CSI, which some terminals obey like ESC [.
     const bool c1 = n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
     if (n == 0 || c < 0x20 || c == 0x7F || c1) {

@@ -1,6 +1,6 @@
 #include "lumen/eval/allowed_vocab.hpp"
 
-#include "lumen/eval/text_fold.hpp"
+#include "lumen/core/text_fold.hpp"
 
 namespace lumen::eval {
 

@@ -1,7 +1,8 @@
 #include "lumen/eval/analogy_set.hpp"
 
 #include "lumen/core/error.hpp"
-#include "lumen/eval/text_fold.hpp"
+#include "lumen/core/text_fold.hpp"
+#include "lumen/core/utf8.hpp"
 #include "read_text_file.hpp"
 
 namespace lumen::eval {

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "io/readers.hpp"
-#include "io/utf8.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/utf8.hpp"
 
 namespace lumen::io::detail {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "text/utf8.hpp"
+#include "lumen/core/utf8.hpp"
 
 namespace lumen::text {
 

@@ -9,9 +9,9 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/simd.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
 #include "lumen/eval/analogies.hpp"
-#include "lumen/eval/text_fold.hpp"
 
 using namespace lumen;
 using namespace lumen::eval;

@@ -1,13 +1,10 @@
-#include "io/utf8.hpp"
+#include "lumen/core/utf8.hpp"
 
 #include <cstdint>
 
-namespace lumen::io {
+namespace lumen {
 
-namespace {
-// Length of the valid sequence starting at s[i] (1..4), or 0 with `bad` = the length of the maximal invalid
-// subpart (at least 1) that the Unicode standard (and Python's decoder) replaces by one U+FFFD.
-std::size_t sequence_at(std::string_view s, std::size_t i, std::size_t& bad) {
+std::size_t utf8_sequence(std::string_view s, std::size_t i, std::size_t& bad) {
   const auto b0 = static_cast<std::uint8_t>(s[i]);
   bad = 1;
   if (b0 < 0x80) return 1;
@@ -40,7 +37,37 @@ std::size_t sequence_at(std::string_view s, std::size_t i, std::size_t& bad) {
   }
   return need;
 }
-}  // namespace
+
+std::optional<char32_t> next_utf8(std::string_view s, std::size_t& i) {
+  const std::size_t n = utf8_sequence(s, i);
+  if (n == 0) {
+    ++i;
+    return std::nullopt;
+  }
+  static constexpr unsigned char kLeadMask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+  auto cp = static_cast<char32_t>(static_cast<unsigned char>(s[i]) & kLeadMask[n]);
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3fu);
+  i += n;
+  return cp;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else {
+    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  }
+}
 
 std::size_t utf8_invalid_at(std::string_view s) {
   std::size_t i = 0, bad = 0;
@@ -49,7 +76,7 @@ std::size_t utf8_invalid_at(std::string_view s) {
       ++i;
       continue;
     }
-    const std::size_t n = sequence_at(s, i, bad);
+    const std::size_t n = utf8_sequence(s, i, bad);
     if (n == 0) return i;
     i += n;
   }
@@ -61,7 +88,7 @@ std::string utf8_repair(std::string_view s, bool replace) {
   out.reserve(s.size() + 8);
   std::size_t i = 0, bad = 0;
   while (i < s.size()) {
-    const std::size_t n = sequence_at(s, i, bad);
+    const std::size_t n = utf8_sequence(s, i, bad);
     if (n != 0) {
       out.append(s.substr(i, n));
       i += n;
@@ -73,4 +100,4 @@ std::string utf8_repair(std::string_view s, bool replace) {
   return out;
 }
 
-}  // namespace lumen::io
+}  // namespace lumen

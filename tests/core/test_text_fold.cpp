@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
-#include "lumen/eval/text_fold.hpp"
+#include "lumen/core/text_fold.hpp"
 
-using lumen::eval::split_whitespace;
-using lumen::eval::strip_whitespace;
-using lumen::eval::unicode_upper;
+using lumen::split_whitespace;
+using lumen::strip_whitespace;
+using lumen::unicode_upper;
 
 TEST(EvalTextFold, UpperIsPythonsStrUpper) {
   EXPECT_EQ(*unicode_upper("Athens greece"), "ATHENS GREECE");
