@@ -80,27 +80,10 @@ void scan(const float* q, const typename L::T* rows, std::size_t n, std::size_t 
   }
 }
 
-void dots_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false, LoadF32>(q, rows, n, d, out);
-}
-void dots_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false, LoadF16>(q, rows, n, d, out);
-}
-void dots_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false, LoadBF16>(q, rows, n, d, out);
-}
-void l2sq_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true, LoadF32>(q, rows, n, d, out);
-}
-void l2sq_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true, LoadF16>(q, rows, n, d, out);
-}
-void l2sq_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true, LoadBF16>(q, rows, n, d, out);
-}
-
 }  // namespace
 
-const ScanKernels kScanAvx2 = {dots_f32, dots_f16, dots_bf16, l2sq_f32, l2sq_f16, l2sq_bf16};
+// The template's instances are the table's entries: L::T is the stored element (float, f16 or bf16 bits).
+const ScanKernels kScanAvx2 = {scan<false, LoadF32>, scan<false, LoadF16>, scan<false, LoadBF16>,
+                               scan<true, LoadF32>,  scan<true, LoadF16>,  scan<true, LoadBF16>};
 
 }  // namespace lumen::search

@@ -14,16 +14,16 @@ float reduce16(float* acc) {
   return acc[0];
 }
 
-// Term: dot (q*r) or squared difference ((q-r)^2), per element; Load: a stored element as f32.
-template <bool kL2, class T, class Load>
-void scan(const float* q, const T* rows, std::size_t n, std::size_t d, float* out, Load load) {
+// Term: dot (q*r) or squared difference ((q-r)^2), per element; L::load: a stored element as f32.
+template <bool kL2, class L>
+void scan(const float* q, const typename L::T* rows, std::size_t n, std::size_t d, float* out) {
   for (std::size_t r = 0; r < n; ++r) {
-    const T* row = rows + r * d;
+    const typename L::T* row = rows + r * d;
     float acc[kLanes] = {};
     for (std::size_t i = 0; i < d; i += kLanes) {
       const std::size_t m = d - i < kLanes ? d - i : kLanes;
       for (std::size_t l = 0; l < m; ++l) {
-        const float x = load(row[i + l]);
+        const float x = L::load(row[i + l]);
         if constexpr (kL2) {
           const float diff = q[i + l] - x;
           acc[l] = acc[l] + diff * diff;
@@ -36,31 +36,22 @@ void scan(const float* q, const T* rows, std::size_t n, std::size_t d, float* ou
   }
 }
 
-float id(float x) { return x; }
-float from_f16(std::uint16_t h) { return f16_to_f32(h); }
-float from_bf16(std::uint16_t b) { return bf16_to_f32(b); }
-
-void dots_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false>(q, rows, n, d, out, id);
-}
-void dots_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false>(q, rows, n, d, out, from_f16);
-}
-void dots_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<false>(q, rows, n, d, out, from_bf16);
-}
-void l2sq_f32(const float* q, const float* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true>(q, rows, n, d, out, id);
-}
-void l2sq_f16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true>(q, rows, n, d, out, from_f16);
-}
-void l2sq_bf16(const float* q, const std::uint16_t* rows, std::size_t n, std::size_t d, float* out) {
-  scan<true>(q, rows, n, d, out, from_bf16);
-}
+struct LoadF32 {
+  using T = float;
+  static float load(float x) { return x; }
+};
+struct LoadF16 {
+  using T = std::uint16_t;
+  static float load(std::uint16_t h) { return f16_to_f32(h); }
+};
+struct LoadBF16 {
+  using T = std::uint16_t;
+  static float load(std::uint16_t b) { return bf16_to_f32(b); }
+};
 
 }  // namespace
 
-const ScanKernels kScanGeneric = {dots_f32, dots_f16, dots_bf16, l2sq_f32, l2sq_f16, l2sq_bf16};
+const ScanKernels kScanGeneric = {scan<false, LoadF32>, scan<false, LoadF16>, scan<false, LoadBF16>,
+                                  scan<true, LoadF32>,  scan<true, LoadF16>,  scan<true, LoadBF16>};
 
 }  // namespace lumen::search
