@@ -13,7 +13,11 @@ TEST(Utf8, EncodesAndDecodesEveryLengthAtItsBoundaries) {
        {0x0u, 0x41u, 0x7fu, 0x80u, 0x7ffu, 0x800u, 0xd7ffu, 0xe000u, 0xfffdu, 0xffffu, 0x10000u, 0x10ffffu}) {
     std::string s;
     append_utf8(s, cp);
-    EXPECT_EQ(s.size(), cp < 0x80 ? 1u : cp < 0x800 ? 2u : cp < 0x10000 ? 3u : 4u) << std::hex << static_cast<unsigned>(cp);
+    EXPECT_EQ(s.size(), cp < 0x80      ? 1u
+                        : cp < 0x800   ? 2u
+                        : cp < 0x10000 ? 3u
+                                       : 4u)
+        << std::hex << static_cast<unsigned>(cp);
     std::size_t i = 0;
     const auto got = next_utf8(s, i);
     ASSERT_TRUE(got.has_value()) << std::hex << static_cast<unsigned>(cp);

@@ -88,8 +88,8 @@ TEST(ParseFloat, AgreesWithTheReferenceOnEverySpelling) {
                         "-0.36522385",
                         "0.00000001",
                         "99999999.99999999",
-                        "18446744073709551616",     // 2^64: wraps a 64-bit mantissa to exactly 0
-                        "0.18446744073709551616",   // the same, after the point
+                        "18446744073709551616",      // 2^64: wraps a 64-bit mantissa to exactly 0
+                        "0.18446744073709551616",    // the same, after the point
                         "000018446744073709551617",  // leading zeros are not significant digits
                         "36893488147419103232"})
     expect_same(s);
