@@ -6,15 +6,7 @@
 namespace lumen::kernels {
 namespace {
 
-inline float reduce16(__m512 v) {
-  __m256 a = _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));  // (l, l+8)
-  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));      // (l, l+4)
-  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                      // (l, l+2)
-  __m128 d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                                  // (l, l+1)
-  return _mm_cvtss_f32(d);
-}
-
-inline __mmask16 tail_mask(std::size_t m) { return static_cast<__mmask16>((1u << m) - 1u); }
+#include "core/lanes_avx512.hpp"
 
 inline __m512 load_bf16(const std::uint16_t* p, __mmask16 k) {
   __m256i h = _mm256_maskz_loadu_epi16(k, p);

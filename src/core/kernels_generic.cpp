@@ -6,14 +6,7 @@
 namespace lumen::kernels {
 namespace {
 
-constexpr std::size_t kLanes = 16;
-
-// Pairwise tree over 16 lanes: (l, l+8), then (l, l+4), (l, l+2), (l, l+1).
-float reduce16(float* acc) {
-  for (std::size_t w = 8; w >= 1; w /= 2)
-    for (std::size_t l = 0; l < w; ++l) acc[l] = acc[l] + acc[l + w];
-  return acc[0];
-}
+#include "core/lanes_generic.hpp"
 
 template <class Load>
 float dot_lanes(const float* q, std::size_t n, Load load) {

@@ -9,13 +9,7 @@
 namespace lumen::search {
 namespace {
 
-inline float reduce16(__m256 lo, __m256 hi) {
-  __m256 a = _mm256_add_ps(lo, hi);                                               // (l, l+8)
-  __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));  // (l, l+4)
-  __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                  // (l, l+2)
-  __m128 e = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                              // (l, l+1)
-  return _mm_cvtss_f32(e);
-}
+#include "core/lanes_avx2.hpp"
 
 struct LoadF32 {
   using T = float;

@@ -6,13 +6,7 @@
 namespace lumen::search {
 namespace {
 
-constexpr std::size_t kLanes = 16;
-
-float reduce16(float* acc) {
-  for (std::size_t w = 8; w >= 1; w /= 2)
-    for (std::size_t l = 0; l < w; ++l) acc[l] = acc[l] + acc[l + w];
-  return acc[0];
-}
+#include "core/lanes_generic.hpp"
 
 // Term: dot (q*r) or squared difference ((q-r)^2), per element; L::load: a stored element as f32.
 template <bool kL2, class L>

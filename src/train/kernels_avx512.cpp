@@ -7,7 +7,7 @@
 namespace lumen::train::kernels {
 namespace {
 
-inline __mmask16 tail_mask(std::size_t m) { return static_cast<__mmask16>((1u << m) - 1u); }
+#include "core/lanes_avx512.hpp"
 
 void pair_update(float* g, float* o, const float* h, float a, std::size_t n) {
   const __m512 va = _mm512_set1_ps(a);

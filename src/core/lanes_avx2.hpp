@@ -1,0 +1,10 @@
+// lanes_generic.hpp's 16-lane order in two AVX2 registers (lanes 0-7 and 8-15). Included inside the anonymous
+// namespace of *_avx2.cpp files only, so nothing here is compiled for another ISA.
+
+inline float reduce16(__m256 lo, __m256 hi) {
+  const __m256 a = _mm256_add_ps(lo, hi);                                               // (l, l+8)
+  const __m128 b = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));  // (l, l+4)
+  const __m128 c = _mm_add_ps(b, _mm_movehl_ps(b, b));                                  // (l, l+2)
+  const __m128 e = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                              // (l, l+1)
+  return _mm_cvtss_f32(e);
+}
