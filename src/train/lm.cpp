@@ -76,34 +76,15 @@ void init_normal(Matrix& m, float std, std::uint64_t seed) {
 // `io` is a CheckpointWriter (fields read) or a CheckpointReader (fields written).
 template <class O, class IO>
 void option_fields(O& o, IO& io) {
-  io.field(o.context);
-  io.field(o.dim);
-  io.field(o.hidden);
-  io.field(o.tie);
-  io.field(o.init_std);
-  io.field(o.scale_sqrt_d);
-  if constexpr (std::is_const_v<O>) io.field(o.optimizer);
-  else io.field(o.optimizer, 2);
-  io.field(o.lr);
-  io.field(o.batch);
-  io.field(o.epochs);
-  io.field(o.holdout);
-  io.field(o.max_train_tokens);
-  io.field(o.shuffle_window);
-  io.field(o.seed);
-  io.field(o.threads);
-  io.field(o.tokenizer.lower);
-  io.field(o.tokenizer.split_punct);
+  io.fields(o.context, o.dim, o.hidden, o.tie, o.init_std, o.scale_sqrt_d);
+  io.field(o.optimizer, 2);
+  io.fields(o.lr, o.batch, o.epochs, o.holdout, o.max_train_tokens, o.shuffle_window, o.seed, o.threads,
+            o.tokenizer.lower, o.tokenizer.split_punct);
 }
 
 template <class E, class IO>
 void epoch_fields(E& e, IO& io) {
-  io.field(e.epoch);
-  io.field(e.train_loss);
-  io.field(e.heldout_loss);
-  io.field(e.heldout_perplexity);
-  io.field(e.heldout_tokens);
-  io.field(e.seconds);
+  io.fields(e.epoch, e.train_loss, e.heldout_loss, e.heldout_perplexity, e.heldout_tokens, e.seconds);
 }
 
 }  // namespace
@@ -151,10 +132,8 @@ struct LanguageModel::State {
   // Where training stands, and the parameters, as the checkpoint lists them.
   template <class S, class IO>
   static void position_fields(S& s, IO& io) {
-    for (auto* v : {&s.epoch, &s.window, &s.window_offset, &s.batch_in_window, &s.tokens_done, &s.tokens_in_epoch,
-                    &s.epoch_batches})
-      io.field(*v);
-    io.field(s.epoch_loss);
+    io.fields(s.epoch, s.window, s.window_offset, s.batch_in_window, s.tokens_done, s.tokens_in_epoch, s.epoch_batches,
+              s.epoch_loss);
   }
   template <class S>
   static auto params(S& s) {

@@ -61,25 +61,13 @@ struct ThreadPos {
 // The checkpoint's field lists (save and load walk the same ones). `io`: CheckpointWriter or CheckpointReader.
 template <class O, class IO>
 void option_fields(O& o, IO& io) {
-  if constexpr (std::is_const_v<O>) io.field(o.model);
-  else io.field(o.model, 2);
-  io.field(o.dim);
-  io.field(o.window);
-  io.field(o.negative);
-  io.field(o.epochs);
-  io.field(o.lr);
-  io.field(o.sample);
-  io.field(o.seed);
-  io.field(o.tokenizer.lower);
-  io.field(o.tokenizer.split_punct);
+  io.field(o.model, 2);
+  io.fields(o.dim, o.window, o.negative, o.epochs, o.lr, o.sample, o.seed, o.tokenizer.lower, o.tokenizer.split_punct);
 }
 
 template <class P, class IO>
 void position_fields(P& p, IO& io) {
-  io.field(p.epoch);
-  io.field(p.offset);
-  io.field(p.sentence);
-  io.field(p.done);
+  io.fields(p.epoch, p.offset, p.sentence, p.done);
 }
 
 }  // namespace

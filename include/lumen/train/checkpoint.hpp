@@ -36,6 +36,14 @@ class CheckpointWriter {
     if constexpr (std::is_floating_point_v<T>) f64(static_cast<double>(v));
     else u64(static_cast<std::uint64_t>(v));
   }
+  template <class... T>
+  void fields(const T&... v) {
+    (field(v), ...);
+  }
+  // An enum, as CheckpointReader::field(v, count) reads it back.
+  template <class T>
+  requires std::is_enum_v<T>
+  void field(T v, std::uint64_t /*count*/) { u64(static_cast<std::uint64_t>(v)); }
 
  private:
   AtomicFile file_;
@@ -69,6 +77,10 @@ class CheckpointReader {
       static_assert(!std::is_enum_v<T>, "an enum field needs its count of values");
       v = static_cast<T>(u64());
     }
+  }
+  template <class... T>
+  void fields(T&... v) {
+    (field(v), ...);
   }
   template <class T>
   requires std::is_enum_v<T>
