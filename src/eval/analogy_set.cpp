@@ -16,20 +16,12 @@ std::size_t AnalogySet::questions() const {
 AnalogySet parse_analogy_set(std::string_view text, const std::string& path, bool strict) {
   AnalogySet set;
   set.path = path;
-  if (text.starts_with("\xef\xbb\xbf")) text.remove_prefix(3);  // a UTF-8 byte order mark
-  auto bad = [&](std::uint64_t line, std::string reason) {
-    if (strict) throw ParseError(path, line, 0, reason);
-    set.malformed.push_back({line, std::move(reason)});
-  };
-  std::uint64_t line_no = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    // Lines end at '\n' (gensim reads the file in binary mode); a '\r' before it is whitespace.
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
+  detail::MalformedLines bad(path, strict, set.malformed);
+  // Lines end at '\n' (gensim reads the file in binary mode); a '\r' before it is whitespace.
+  detail::TextLines lines(text, false);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::uint64_t line_no = lines.number();
     if (!valid_utf8(line)) {
       bad(line_no, "invalid UTF-8");
       continue;

@@ -77,21 +77,12 @@ std::optional<double> parse_python_float(std::string_view s) {
 WordPairSet parse_word_pairs(std::string_view text, const std::string& path, bool strict) {
   WordPairSet set;
   set.path = path;
-  if (text.starts_with("\xef\xbb\xbf")) text.remove_prefix(3);
-  auto bad = [&](std::uint64_t line, std::string reason) {
-    if (strict) throw ParseError(path, line, 0, reason);
-    set.malformed.push_back({line, std::move(reason)});
-  };
-  std::uint64_t line_no = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    // Universal newlines, as Python's text mode: \n, \r and \r\n end a line.
-    std::size_t end = text.find_first_of("\r\n", pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    if (end < text.size() && text[end] == '\r' && pos < text.size() && text[pos] == '\n') ++pos;
-    ++line_no;
+  detail::MalformedLines bad(path, strict, set.malformed);
+  // Universal newlines, as Python's text mode: \n, \r and \r\n end a line.
+  detail::TextLines lines(text, true);
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::uint64_t line_no = lines.number();
     if (line.starts_with("#")) continue;
     if (!valid_utf8(line)) {
       bad(line_no, "invalid UTF-8");
