@@ -3,7 +3,7 @@
 // files include this inside their anonymous namespace; the SIMD files include lanes_avx2.hpp or
 // lanes_avx512.hpp, the same order in registers.
 
-constexpr std::size_t kLanes = 16;
+inline constexpr std::size_t kLanes = 16;
 
 inline float reduce16(float* acc) {
   for (std::size_t w = 8; w >= 1; w /= 2)
