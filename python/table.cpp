@@ -26,10 +26,12 @@
 namespace lumen::python {
 
 const search::Searcher& PyTable::searcher() const {
-  std::call_once(once_, [this] {
+  // The GIL is released before call_once: a second Python thread waiting in call_once must not hold it while the
+  // first computes the norms and then takes the GIL back.
+  {
     const py::gil_scoped_release nogil;
-    searcher_ = std::make_unique<search::Searcher>(table);
-  });
+    std::call_once(once_, [this] { searcher_ = std::make_unique<search::Searcher>(table); });
+  }
   return *searcher_;
 }
 

@@ -117,3 +117,18 @@ def test_threads():
     finally:
         lumen.set_threads(0)
     assert lumen.get_threads() == before or before > 0
+
+
+def test_python_threads_share_a_table():
+    import threading
+
+    t = lumen.Table.from_array(np.random.default_rng(2).standard_normal((60000, 32), dtype=np.float32))
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(t.neighbours(t[7], k=3, exclude=False)))
+               for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert not any(th.is_alive() for th in threads), "deadlock: a thread never returned"
+    assert len(results) == 4 and all(r == results[0] for r in results) and results[0][0][0] == "7"
