@@ -32,3 +32,14 @@ def test_npy_is_mapped_not_copied(tmp_path):
     assert grown < V * d * 4 // 4, f"opening grew RSS by {grown} bytes"  # a copy would be 154 MB
     # A copy elsewhere (the words list) is not E: V strings only.
     assert len(t.words) == V
+
+
+def test_safetensors_is_mapped(tmp_path):
+    a = np.random.default_rng(0).standard_normal((1000, 16)).astype(np.float32)
+    path = tmp_path / f"t-{os.getpid()}.safetensors"
+    lumen.Table.from_array(a).save(path)
+    t = lumen.load(path)
+    assert t.mapped and np.array_equal(t.vectors, a)
+    v = t.vectors
+    del t
+    assert np.array_equal(v, a)  # the view keeps the mapping alive
