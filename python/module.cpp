@@ -96,7 +96,8 @@ void register_errors(py::module_& m) {
     m.attr("UsageError") = t;
     return t;
   }();
-  py::register_exception_translator([](std::exception_ptr p) {
+  // pybind11 takes a translator as void (*)(std::exception_ptr): the parameter is by value by its signature.
+  py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
     auto raise = [](const py::object& type, const Error& e) {
       py::object exc = type(py::str(e.message()));
       if (const auto* pe = dynamic_cast<const ParseError*>(&e)) {

@@ -91,7 +91,7 @@ py::array_t<float> to_array(const std::vector<float>& v) {
 // The default table: $LUMEN_DEFAULT_TABLE, else the one scripts/build.sh trained into the build directory.
 std::string default_table_path() {
   if (const char* env = std::getenv("LUMEN_DEFAULT_TABLE"); env != nullptr && *env != '\0') return env;
-  const std::string p = LUMEN_DEFAULT_TABLE;
+  std::string p = LUMEN_DEFAULT_TABLE;
   if (!std::filesystem::exists(p))
     throw InputError(
         fmt::format("the default table {} is not built yet: run `bash scripts/make-default-table.sh` "
@@ -200,7 +200,7 @@ py::object neighbours(const py::object& self, const py::object& query, std::size
       words.push_back(search::lookup(t, word_bytes(query)));
     } else {
       const py::sequence seq = query.cast<py::sequence>();
-      if (seq.size() > 0 && !py::isinstance<py::str>(seq[0]) && !py::isinstance<py::bytes>(seq[0]))
+      if (!seq.empty() && !py::isinstance<py::str>(seq[0]) && !py::isinstance<py::bytes>(seq[0]))
         return neighbours(self, FloatArray::ensure(query), k, metric, restrict_rows, exclude, threads);
       for (const auto& w : seq) words.push_back(search::lookup(t, word_bytes(w)));
     }
@@ -503,6 +503,7 @@ Example:
       [](const TablePtr& self, const std::vector<py::object>& words) -> py::object {
         const Table& t = self->table;
         std::vector<Id> ids;
+        ids.reserve(words.size());
         for (const auto& w : words) ids.push_back(t.vocab.require(word_bytes(w)));
         const auto r = search::doesnt_match(self->searcher(), ids);
         if (!r.id) return py::none();
