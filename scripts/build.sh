@@ -5,5 +5,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
+# `import lumen` for Debian's /usr/bin/python3: the module goes into its site directory
+# (/usr/local/lib/python3.11/dist-packages; docs/python.md).
+if [ -f build/python/cmake_install.cmake ] && ls build/python/lumen/_lumen*.so >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO cmake --install build --component python >/dev/null
+fi
 # The default word table (Brown corpus, word2vec): commands use it when no table is given. About a minute.
 bash scripts/make-default-table.sh build

@@ -7,7 +7,7 @@ CLANG_FORMAT=${CLANG_FORMAT:-clang-format}
 
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
   'src/*.cpp' 'src/*.hpp' 'include/*.hpp' 'apps/*.cpp' 'apps/*.hpp' \
-  'tests/*.cpp' 'tests/*.hpp' 'fuzz/*.cpp' 'bench/*.cpp' 'bench/*.hpp' | sort -u)
+  'tests/*.cpp' 'tests/*.hpp' 'fuzz/*.cpp' 'bench/*.cpp' 'bench/*.hpp' 'python/*.cpp' 'python/*.hpp' | sort -u)
 [ ${#files[@]} -gt 0 ] || { echo "check-format: no C++ files found" >&2; exit 1; }
 
 bad=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# clang-tidy (the checked-in .clang-tidy) over the library and the CLI: src/ and apps/, not tests/ (too slow on
+# clang-tidy (the checked-in .clang-tidy) over the library, the CLI and the Python module: src/, apps/ and python/, not tests/ (too slow on
 # 2 cores, and tests are exercised under the sanitizers instead). Every finding is an error.
 # Usage: scripts/check-tidy.sh [FILE_REGEX]   e.g. scripts/check-tidy.sh 'src/io/'
 # LUMEN_TIDY_DEEP=1 adds the path-sensitive static analyser (clang-analyzer-*, ~2.5x slower).
@@ -10,7 +10,7 @@ RUN_CLANG_TIDY=${RUN_CLANG_TIDY:-run-clang-tidy-14}
 command -v "$RUN_CLANG_TIDY" >/dev/null || RUN_CLANG_TIDY=run-clang-tidy
 # compile_commands.json from a clang configure (nothing is built).
 cmake --preset tidy >/dev/null
-filter=${1:-"$PWD/(src|apps)/.*\\.cpp$"}
+filter=${1:-"$PWD/(src|apps|python)/.*\\.cpp$"}  # python/: the module (configured when pybind11 is found)
 extra=()
 [ "${LUMEN_TIDY_DEEP:-0}" = 1 ] && extra+=(-checks='clang-analyzer-*,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,-clang-analyzer-optin.performance.Padding')
 "$RUN_CLANG_TIDY" -p build-tidy -j "$jobs" -quiet "${extra[@]}" "$filter" > build-tidy/tidy.log 2>&1 || {

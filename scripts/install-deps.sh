@@ -10,6 +10,7 @@ PKGS=(
   libcairo2-dev libpcre2-dev
   clang clang-tidy clang-format cppcheck libclang-rt-14-dev
   chromium fonts-dejavu-core
+  pybind11-dev python3-dev python3-numpy python3-pytest
 
 )
 

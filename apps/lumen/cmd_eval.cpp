@@ -16,6 +16,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/eval/analogies.hpp"
+#include "lumen/eval/result_json.hpp"
 #include "lumen/eval/similarity.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
@@ -79,12 +80,6 @@ void warn_malformed(const std::string& path, const std::vector<eval::MalformedLi
     print_warning(fmt::format("{}: {} malformed lines skipped in all (--strict to reject the file)", path, bad.size()));
 }
 
-nlohmann::json malformed_json(const std::vector<eval::MalformedLine>& bad) {
-  auto j = nlohmann::json::array();
-  for (const auto& m : bad) j.push_back({{"line", m.line}, {"reason", m.reason}});
-  return j;
-}
-
 // A progress bar that appears only once the work has taken a second (and only on a terminal: Progress decides).
 class LateProgress {
  public:
@@ -114,40 +109,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 std::string percent(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.2f}%", 100.0 * x); }
 std::string number(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.4f}", x); }
 
-nlohmann::json tally_json(const eval::AnalogyTally& t) {
-  return {{"name", t.name},
-          {"correct", t.correct},
-          {"answered", t.answered},
-          {"skipped", t.skipped},
-          {"accuracy", t.accuracy()}};
-}
-
 // ---- analogies ------------------------------------------------------------------------------------------
-
-nlohmann::json analogy_json(const std::string& table, const std::string& file, const eval::AnalogySet& set,
-                            const eval::AnalogyResult& r, const eval::AnalogyOptions& o) {
-  nlohmann::json sections = nlohmann::json::array();
-  for (const auto& s : r.sections) sections.push_back(tally_json(s));
-  nlohmann::json j = {
-      {"table", table},
-      {"file", file},
-      {"method", o.method == eval::AnalogyMethod::add ? "add" : "mul"},
-      {"exclude_inputs", o.exclude},
-      {"case_insensitive", o.case_insensitive},
-      {"restrict", r.rows},
-      {"accuracy", r.total.accuracy()},
-      {"correct", r.total.correct},
-      {"answered", r.total.answered},
-      {"skipped", r.total.skipped},
-      {"questions", r.total.answered + r.total.skipped},
-      {"sections", sections},
-      {"semantic", tally_json(r.semantic)},
-      {"syntactic", tally_json(r.syntactic)},
-      {"top_is_input",
-       r.total.answered ? static_cast<double>(r.top_is_input) / static_cast<double>(r.total.answered) : 0.0},
-      {"malformed", malformed_json(set.malformed)}};
-  return j;
-}
 
 void print_analogy_report(const std::string& table, const std::string& file, const eval::AnalogyResult& r,
                           const eval::AnalogyOptions& o) {
@@ -224,7 +186,7 @@ int run_analogies(const EvalArgs& a) {
         const auto t0 = std::chrono::steady_clock::now();
         auto r = eval::evaluate_analogies(table, sets[f], o);
         bar.finish();
-        results.push_back(analogy_json(tables[t], files[f], sets[f], r, o));
+        results.push_back(eval::analogy_result_json(tables[t], files[f], sets[f], r, o));
         results.back()["seconds"] = seconds_since(t0);
         grid[t].push_back(std::move(r));
       } catch (const InputError& e) {
@@ -260,21 +222,6 @@ int run_analogies(const EvalArgs& a) {
 
 // ---- similarity -----------------------------------------------------------------------------------------
 
-nlohmann::json similarity_json(const std::string& table, const std::string& file, const eval::WordPairSet& set,
-                               const eval::SimilarityResult& r, const eval::SimilarityOptions& o) {
-  return {{"table", table},
-          {"file", file},
-          {"case_insensitive", o.case_insensitive},
-          {"restrict", r.rows},
-          {"pearson", r.pearson},
-          {"spearman", r.spearman},
-          {"pairs", r.pairs},
-          {"oov", r.oov},
-          {"oov_ratio", r.oov_ratio()},
-          {"oov_percent", 100.0 * r.oov_ratio()},
-          {"malformed", malformed_json(set.malformed)}};
-}
-
 int run_similarity(const EvalArgs& a) {
   std::vector<std::string> tables, files;
   resolve(a, tables, files);
@@ -297,7 +244,7 @@ int run_similarity(const EvalArgs& a) {
       try {
         const auto t0 = std::chrono::steady_clock::now();
         auto r = eval::evaluate_similarity(table, sets[f], o);
-        results.push_back(similarity_json(tables[t], files[f], sets[f], r, o));
+        results.push_back(eval::similarity_result_json(tables[t], files[f], sets[f], r, o));
         results.back()["seconds"] = seconds_since(t0);
         grid[t].push_back(std::move(r));
       } catch (const InputError& e) {

@@ -135,23 +135,20 @@ Action setup(CLI::App& cmd) {
           results[i] = index->search(queries[i]->vector, a->k, ex, a->ef);
         }
     } else {
-      // One GEMM pass for the whole batch (fewer than 8 words: one streaming pass each). Leaving the query word
-      // out: ask for k+1 and drop it, which gives exactly the k best of the other rows.
-      // A word outside the vocabulary has no row to leave out.
+      // One GEMM pass for the whole batch (fewer than 8 words: one streaming pass each), each word's own row left
+      // out of its answers. A word outside the vocabulary has no row to leave out.
       std::vector<std::size_t> which;
       for (std::size_t i = 0; i < queries.size(); ++i)
         if (queries[i]) which.push_back(i);
       Matrix Q(which.size(), t.d());
-      for (std::size_t j = 0; j < which.size(); ++j)
-        std::copy(queries[which[j]]->vector.begin(), queries[which[j]]->vector.end(), Q.row_mut(j).data());
-      if (!a->keep_query) ++o.k;
-      auto batch = s.search_batch(Q, o);
+      std::vector<std::vector<Id>> exclude(which.size());
       for (std::size_t j = 0; j < which.size(); ++j) {
-        auto& r = results[which[j]];
-        const auto& self = queries[which[j]]->id;
-        for (const auto& n : batch[j])
-          if ((a->keep_query || !self || n.id != *self) && r.size() < a->k) r.push_back(n);
+        const auto& q = *queries[which[j]];
+        std::copy(q.vector.begin(), q.vector.end(), Q.row_mut(j).data());
+        if (!a->keep_query && q.id) exclude[j].push_back(*q.id);
       }
+      auto batch = s.search_batch(Q, o, exclude);
+      for (std::size_t j = 0; j < which.size(); ++j) results[which[j]] = std::move(batch[j]);
     }
 
     int code = kOk;

@@ -84,36 +84,6 @@ std::string params_text(const nn::ModelShape& s, const nn::ParamCount& c) {
   return t + "\n";
 }
 
-nlohmann::json params_json(const nn::ModelShape& s, const nn::ParamCount& c) {
-  nlohmann::json mem;
-  for (const auto& p : nn::precisions()) mem[std::string(p.name)] = c.total * p.bytes;
-  return {{"name", s.name},
-          {"shape",
-           {{"vocab", s.V},
-            {"d_model", s.d},
-            {"layers", s.layers},
-            {"heads", s.heads},
-            {"kv_heads", s.kv_heads},
-            {"ffn", s.ffn},
-            {"context", s.context},
-            {"tied", s.tied},
-            {"positional", nn::positional_name(s.positional)},
-            {"norm", nn::norm_name(s.norm)},
-            {"mlp", nn::mlp_name(s.mlp)},
-            {"biases", s.biases}}},
-          {"embedding", c.token_embedding},
-          {"token_embedding", c.token_embedding},
-          {"positional", c.positional},
-          {"per_block", {{"attention", c.attention}, {"mlp", c.mlp}, {"norms", c.norms}, {"total", c.block}}},
-          {"blocks", c.blocks},
-          {"final_norm", c.final_norm},
-          {"output_head", c.output_head},
-          {"total", c.total},
-          {"embedding_share", c.embedding_share},
-          {"vocab_share", c.vocab_share},
-          {"memory_bytes", mem}};
-}
-
 std::string sweep_text(const nn::ModelShape& base) {
   std::string t = fmt::format(
       "The embedding's share as d and N grow (V={}, {}, {} positions, {}, {}):\n"
@@ -127,23 +97,6 @@ std::string sweep_text(const nn::ModelShape& base) {
                      grouped(c.blocks), grouped(c.total), 100 * c.embedding_share);
   }
   return t;
-}
-
-nlohmann::json sweep_json(const nn::ModelShape& base) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& s : nn::sweep_shapes(base)) {
-    const auto c = nn::count_params(s);
-    rows.push_back({{"d_model", s.d},
-                    {"layers", s.layers},
-                    {"heads", s.heads},
-                    {"ffn", s.ffn},
-                    {"embedding", c.token_embedding},
-                    {"blocks", c.blocks},
-                    {"output_head", c.output_head},
-                    {"total", c.total},
-                    {"embedding_share", c.embedding_share}});
-  }
-  return {{"vocab", base.V}, {"tied", base.tied}, {"sweep", rows}};
 }
 
 std::string init_stats_text(const nn::InitStats& s) {

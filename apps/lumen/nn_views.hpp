@@ -6,6 +6,7 @@
 
 #include "lumen/nn/init_stats.hpp"
 #include "lumen/nn/params.hpp"
+#include "lumen/nn/params_json.hpp"
 
 namespace lumen::cli {
 
@@ -18,9 +19,9 @@ std::string onehot_text(std::size_t V, std::size_t id);
 
 std::string shape_text(const nn::ModelShape& s);
 std::string params_text(const nn::ModelShape& s, const nn::ParamCount& c);
-nlohmann::json params_json(const nn::ModelShape& s, const nn::ParamCount& c);
+using nn::params_json;  // lumen/nn/params_json.hpp: the same dicts Python's lumen.params returns
 std::string sweep_text(const nn::ModelShape& base);
-nlohmann::json sweep_json(const nn::ModelShape& base);
+using nn::sweep_json;
 
 std::string init_stats_text(const nn::InitStats& s);
 nlohmann::json init_stats_json(const nn::InitStats& s);

@@ -165,21 +165,39 @@ std::vector<Neighbour> Searcher::search(std::span<const float> q, const SearchOp
 }
 
 std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, const SearchOptions& o) const {
+  return search_batch(Q, o, {});
+}
+
+std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, const SearchOptions& o,
+                                                           const std::vector<std::vector<Id>>& per_query) const {
   if (Q.dtype() != DType::f32) throw UsageError("queries must be f32");
+  if (!per_query.empty() && per_query.size() != Q.rows())
+    throw UsageError(fmt::format("{} exclusion lists for {} queries", per_query.size(), Q.rows()));
   if (Q.cols() != d() && Q.rows() != 0)
     throw InputError(fmt::format("queries have {} dimensions, the table has d = {}", Q.cols(), d()));
   const std::size_t B = Q.rows();
   const std::size_t n = rows_to_search(*table_, o);
   std::vector<std::vector<Neighbour>> out(B);
   if (B == 0) return out;
+  // Query b's exclusions, sorted: options.exclude and its own list.
+  const auto excluded = [&](std::size_t b) {
+    std::vector<Id> ids = o.exclude;
+    if (!per_query.empty()) ids.insert(ids.end(), per_query[b].begin(), per_query[b].end());
+    return sorted_unique(std::move(ids));
+  };
   if (B < 8 || n < 256) {  // too few queries for GEMM to pay off: one streaming pass each
-    for (std::size_t b = 0; b < B; ++b) out[b] = search(Q.row(b), o);
+    SearchOptions ob = o;
+    for (std::size_t b = 0; b < B; ++b) {
+      if (!per_query.empty()) ob.exclude = excluded(b);
+      out[b] = search(Q.row(b), ob);
+    }
     return out;
   }
   const std::size_t dd = d();
   const Metric m = o.metric;
   const std::size_t T = o.threads == 0 ? default_threads() : o.threads;
-  const std::vector<Id> exclude = sorted_unique(o.exclude);
+  std::vector<std::vector<Id>> exclude(per_query.empty() ? 1 : B);  // one shared list, or one per query
+  for (std::size_t b = 0; b < exclude.size(); ++b) exclude[b] = excluded(b);
   const auto& kern = kernels::active();
 
   // GEMM computes q.r in another order than the scan kernel. Both are within (d+16) 2^-24 |q||r| of the exact
@@ -229,6 +247,7 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
         Candidates& c = cand[b];
         const float* sb = S.data() + b * len;
         const float qnb = qn[b], tb = tol[b];
+        const std::vector<Id>& ex = exclude[exclude.size() == 1 ? 0 : b];
         for (std::size_t i = 0; i < len; ++i) {
           const std::size_t r = s + i;
           const float rn = norms_[r];
@@ -242,7 +261,7 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
           const bool full = c.best.size() >= o.k;
           if (full && key < c.best.front() - tb) continue;
           const Id id = static_cast<Id>(r);
-          if (!exclude.empty() && contains(exclude, id)) continue;
+          if (!ex.empty() && contains(ex, id)) continue;
           c.rows.emplace_back(key, id);
           if (!full) {
             c.best.push_back(key);

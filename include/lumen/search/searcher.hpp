@@ -49,6 +49,12 @@ class Searcher {
   std::vector<Neighbour> search(std::span<const float> q, const SearchOptions& options) const;
   // The same for each row of Q (B,d) f32, through GEMM over blocks of rows; identical results to search().
   std::vector<std::vector<Neighbour>> search_batch(const Matrix& Q, const SearchOptions& options) const;
+  // The same with ids left out per query: per_query[b] for row b of Q, on top of options.exclude (e.g. each query
+  // word's own row, as gensim's most_similar leaves it out). per_query.size() is Q.rows(), or 0 for none
+  // (UsageError otherwise). The k results are the k best of the rows not excluded, exactly as search() with those
+  // exclusions.
+  std::vector<std::vector<Neighbour>> search_batch(const Matrix& Q, const SearchOptions& options,
+                                                   const std::vector<std::vector<Id>>& per_query) const;
 
  private:
   void check_query(std::span<const float> q) const;

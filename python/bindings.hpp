@@ -1,0 +1,58 @@
+#pragma once
+// Shared pieces of the Python module (`import lumen`): the table object Python holds, Ctrl-C checks, and one
+// registration function per area (table, eval, project, train, nn, tokenizer), each in its own file.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "lumen/core/table.hpp"
+#include "lumen/search/searcher.hpp"
+
+namespace lumen::text {
+class Tokenizer;
+}
+
+namespace lumen::python {
+
+namespace py = pybind11;
+
+// The C++ side of lumen.Table: the table, the tokenizer that labelled its rows (if any), and the searcher (row
+// norms), made on first use. NumPy views of E keep this object alive through their base.
+struct PyTable {
+  Table table;
+  std::shared_ptr<const text::Tokenizer> tokenizer;
+  const search::Searcher& searcher() const;  // thread-safe; computes the row norms once
+
+ private:
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<search::Searcher> searcher_;
+};
+using TablePtr = std::shared_ptr<PyTable>;
+
+// Thrown from a progress callback when Python has a pending signal (Ctrl-C): the call unwinds through the library
+// and the module raises KeyboardInterrupt.
+struct Interrupted {};
+// With the GIL released: takes it, runs the signal handlers, throws Interrupted if one raised (Ctrl-C). Only the
+// main thread runs Python's handlers, so call it from the thread that made the call.
+void check_signals();
+
+// JSON (the library's result schema) as Python objects: dicts, lists, str, int, float (NaN stays NaN), None.
+py::object to_python(const nlohmann::json& j);
+
+// Thread count arguments: None or 0 means lumen's default (lumen.set_threads).
+std::size_t thread_count(const py::object& threads);
+
+void register_errors(py::module_& m);
+void register_table(py::module_& m);
+void register_eval(py::module_& m);
+void register_project(py::module_& m);
+void register_train(py::module_& m);
+void register_nn(py::module_& m);
+void register_tokenizer(py::module_& m);
+void register_params(py::module_& m);
+
+}  // namespace lumen::python

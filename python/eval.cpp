@@ -1,0 +1,88 @@
+// lumen.eval: the analogy and word-similarity benchmarks, returning the fields `lumen eval ... --json` prints.
+#include <pybind11/pybind11.h>
+
+#include <chrono>
+
+#include "bindings.hpp"
+#include "lumen/eval/analogies.hpp"
+#include "lumen/eval/result_json.hpp"
+#include "lumen/eval/similarity.hpp"
+
+namespace lumen::python {
+namespace {
+
+std::string fspath(const py::object& p) { return py::module_::import("os").attr("fspath")(p).cast<std::string>(); }
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+py::object analogies(const TablePtr& table, const py::object& path, std::size_t restrict, bool case_sensitive,
+                     const std::string& method, bool exclude, std::size_t semantic, bool strict,
+                     const py::object& threads) {
+  eval::AnalogyOptions o;
+  o.restrict = restrict;
+  o.case_insensitive = !case_sensitive;
+  o.method = eval::parse_analogy_method(method);
+  o.exclude = exclude;
+  o.semantic_sections = semantic;
+  o.threads = thread_count(threads);
+  o.progress = [](std::size_t, std::size_t) { check_signals(); };  // Ctrl-C between blocks of rows
+  const std::string file = fspath(path);
+  nlohmann::json j;
+  {
+    const py::gil_scoped_release nogil;
+    const eval::AnalogySet set = eval::read_analogy_set(file, strict);
+    const auto t0 = std::chrono::steady_clock::now();
+    const eval::AnalogyResult r = eval::evaluate_analogies(table->table, set, o);
+    j = eval::analogy_result_json(table->table.source, file, set, r, o);
+    j["seconds"] = seconds_since(t0);
+  }
+  return to_python(j);
+}
+
+py::object similarity(const TablePtr& table, const py::object& path, std::size_t restrict, bool case_sensitive,
+                      bool strict) {
+  eval::SimilarityOptions o;
+  o.restrict = restrict;
+  o.case_insensitive = !case_sensitive;
+  const std::string file = fspath(path);
+  nlohmann::json j;
+  {
+    const py::gil_scoped_release nogil;
+    const eval::WordPairSet set = eval::read_word_pairs(file, strict);
+    const auto t0 = std::chrono::steady_clock::now();
+    const eval::SimilarityResult r = eval::evaluate_similarity(table->table, set, o);
+    j = eval::similarity_result_json(table->table.source, file, set, r, o);
+    j["seconds"] = seconds_since(t0);
+  }
+  return to_python(j);
+}
+
+}  // namespace
+
+void register_eval(py::module_& m) {
+  m.def("analogies", &analogies, py::arg("table"), py::arg("path"), py::kw_only(), py::arg("restrict") = 300000,
+        py::arg("case_sensitive") = false, py::arg("method") = "add", py::arg("exclude") = true,
+        py::arg("semantic") = 5, py::arg("strict") = false, py::arg("threads") = py::none(), R"doc(
+Scores a table on an analogy file (questions-words.txt) as gensim's evaluate_word_analogies does: the first
+`restrict` rows (0: all), case-insensitive, the three inputs excluded. Returns the dict `lumen eval analogies --json`
+prints: accuracy, correct, answered, skipped, questions, sections, semantic, syntactic, top_is_input, malformed,
+seconds, ... Ctrl-C stops it (KeyboardInterrupt).
+
+Example:
+    >>> r = lumen.eval.analogies(table, "questions-words.txt")
+    >>> r["accuracy"], r["answered"]
+)doc");
+  m.def("similarity", &similarity, py::arg("table"), py::arg("path"), py::kw_only(), py::arg("restrict") = 300000,
+        py::arg("case_sensitive") = false, py::arg("strict") = false, R"doc(
+Scores a table on a word-similarity file (wordsim353.tsv, simlex999.txt) as gensim's evaluate_word_pairs does.
+Returns the dict `lumen eval similarity --json` prints: pearson, spearman, pairs, oov, oov_ratio, oov_percent,
+restrict, malformed, seconds, ...
+
+Example:
+    >>> lumen.eval.similarity(table, "wordsim353.tsv")["spearman"]
+)doc");
+}
+
+}  // namespace lumen::python

@@ -1,0 +1,67 @@
+"""lumen.nn.Embedding, lumen.params, lumen.Tokenizer, lumen.project, lumen.train.word2vec through Python."""
+import numpy as np
+import pytest
+
+import lumen
+
+
+def test_embedding_forward_backward_are_gather_and_scatter_add():
+    emb = lumen.nn.Embedding(50, 8, std=0.5, seed=3)
+    E = emb.weight.copy()
+    ids = np.array([[1, 2, 1], [49, 0, 1]])
+    Y = emb.forward(ids)
+    assert Y.shape == (2, 3, 8) and np.array_equal(Y, E[ids])
+    dY = np.random.default_rng(0).standard_normal(Y.shape).astype(np.float32)
+    emb.backward(ids, dY)
+    want = np.zeros_like(E)
+    for i, row in zip(ids.ravel(), dY.reshape(-1, 8)):
+        want[i] += row  # ascending positions, as the layer adds them
+    assert np.array_equal(emb.grad, want)
+    emb.zero_grad()
+    assert not emb.grad.any()
+    with pytest.raises(ValueError):
+        emb.forward(np.array([50]))
+    same = lumen.nn.Embedding(50, 8, std=0.5, seed=3)
+    assert np.array_equal(same.weight, E)  # lumen's Rng: the same table for a seed
+    scaled = lumen.nn.Embedding.from_array(E, scale_sqrt_d=True, padding_idx=0)
+    assert np.allclose(scaled(np.array([2])), E[2] * np.sqrt(8))
+
+
+def test_params():
+    p = lumen.params("gpt2")
+    assert p["token_embedding"] == 50257 * 768 and p["shape"]["d_model"] == 768 and p["total"] > 124_000_000
+    assert lumen.params("gpt2", sweep=True)["sweep"]
+    with pytest.raises(ValueError):
+        lumen.params("gpt5")
+
+
+def test_tokenizer():
+    try:
+        tok = lumen.Tokenizer("gpt2")
+    except ValueError as e:
+        pytest.skip(str(e))
+    assert tok.encode("The cat sat") == [464, 3797, 3332]
+    assert tok.decode(tok.encode("héllo <|endoftext|>")) == "héllo <|endoftext|>"
+    assert tok.label(3797) == "␣cat" and tok.find(" cat") == 3797 and len(tok) == 50257
+
+
+def test_project_pca():
+    m = lumen.project(lumen.load("toy"), "pca")
+    assert m["xy"].shape == (30, 2) and m["xy"].dtype == np.float32
+    assert sum(m["variance_ratio"]) == pytest.approx(1.0)
+    assert 0 <= m["preservation"][0] <= 1 and m["words"][0] == "man"
+    with pytest.raises(ValueError):
+        lumen.project(lumen.load("toy"), "mds")
+
+
+def test_word2vec_trains_and_reports(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(30)]
+    corpus.write_text("\n".join(" ".join(rng.choice(words, 20)) for _ in range(300)))
+    seen = []
+    t = lumen.train.word2vec(corpus, dim=8, epochs=2, min_count=1, threads=1, progress=seen.append)
+    assert len(t) == 30 and t.d == 8 and np.isfinite(t.vectors).all()
+    assert all("words_done" in s for s in seen)
+    with pytest.raises(OSError):
+        lumen.train.word2vec(tmp_path / "missing.txt")
