@@ -105,3 +105,26 @@ TEST(CliGpt, ParamsReadsTheCheckpointConfig) {
   EXPECT_EQ(bad.code, 1) << bad.err;
   EXPECT_NE(bad.err.find("model_type"), std::string::npos) << bad.err;
 }
+
+TEST(CliDrift, JsonAndPicture) {
+  const std::string png = ::testing::TempDir() + "lumen_drift_" + std::to_string(::getpid()) + ".png";
+  const auto r = run_cli("drift " + fixture("gpt2") + " --token bank 'the river bank was muddy' " +
+                         "'the bank approved the loan' --json -o " + lumen_cli::detail::quote(png));
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["layers"].size(), 3u);
+  EXPECT_EQ(j["layers"][0]["layer"], 0);
+  EXPECT_TRUE(j["layers"][0]["cosine"].is_number());
+  ASSERT_EQ(j["layers"][0]["contexts"].size(), 2u);
+  EXPECT_EQ(j["layers"][2]["contexts"][1]["nearest"].size(), 5u);
+  EXPECT_EQ(j["layers"][2]["contexts"][1]["lens"].size(), 5u);
+  EXPECT_TRUE(std::filesystem::file_size(png) > 1000);
+  std::filesystem::remove(png);
+  const auto t = run_cli("drift " + fixture("gpt2") + " --token bank 'the river bank was muddy' 'the bank approved'");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("lookup knows no context"), std::string::npos) << t.out;
+  // Not in a context: exit 1; one context: usage; a bad picture name: usage.
+  EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token money 'the bank' 'a bank'").code, 1);
+  EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank'").code, 2);
+  EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank' 'a bank' -o x.gif").code, 2);
+}
