@@ -316,5 +316,61 @@ def main():
     write_fixture(make_llama("llama-tied-f16", 18, "F16", True, 500000.0, scaling), tok, 1)
 
 
+def write_fuzz_seeds():
+    """Seeds for fuzz/fuzz_model_checkpoint: config.json, a NUL byte, model.safetensors; tiny shapes."""
+    out = os.path.join(HERE, "..", "..", "..", "fuzz", "corpus", "fuzz_model_checkpoint")
+    os.makedirs(out, exist_ok=True)
+    global V, CONTEXT
+    saved = V, CONTEXT
+    V, CONTEXT = 8, 4
+    try:
+        for name, fixture in (("gpt2", make_gpt2_small(3)), ("llama", make_llama_small(4, "BF16"))):
+            _, cfg, ck, _ = fixture
+            path = os.path.join(out, name + ".bin")
+            write_safetensors(path + ".tmp", ck.items)
+            with open(path + ".tmp", "rb") as f:
+                st = f.read()
+            os.remove(path + ".tmp")
+            with open(path, "wb") as f:
+                f.write(json.dumps(cfg, separators=(",", ":")).encode() + b"\0" + st)
+    finally:
+        V, CONTEXT = saved
+
+
+def make_gpt2_small(seed):
+    rng = np.random.default_rng(seed)
+    C, H, F = 4, 2, 8
+    cfg = {"model_type": "gpt2", "vocab_size": V, "n_embd": C, "n_layer": 1, "n_head": H, "n_positions": CONTEXT, "n_inner": F}
+    ck = Checkpoint(rng, "F32")
+    ck.add("wte.weight", (V, C), 0.3)
+    ck.add("wpe.weight", (CONTEXT, C), 0.1)
+    for n, shape in (("ln_1.weight", (C,)), ("ln_1.bias", (C,)), ("attn.c_attn.weight", (C, 3 * C)),
+                     ("attn.c_attn.bias", (3 * C,)), ("attn.c_proj.weight", (C, C)), ("attn.c_proj.bias", (C,)),
+                     ("ln_2.weight", (C,)), ("ln_2.bias", (C,)), ("mlp.c_fc.weight", (C, F)), ("mlp.c_fc.bias", (F,)),
+                     ("mlp.c_proj.weight", (F, C)), ("mlp.c_proj.bias", (C,))):
+        ck.add("h.0." + n, shape, 0.2)
+    ck.add("ln_f.weight", (C,), 0.1, 1.0)
+    ck.add("ln_f.bias", (C,), 0.05)
+    return "gpt2", cfg, ck, None
+
+
+def make_llama_small(seed, dtype):
+    rng = np.random.default_rng(seed)
+    C, H, KV, F = 4, 2, 1, 8
+    cfg = {"model_type": "llama", "vocab_size": V, "hidden_size": C, "num_hidden_layers": 1, "num_attention_heads": H,
+           "num_key_value_heads": KV, "intermediate_size": F, "max_position_embeddings": CONTEXT}
+    ck = Checkpoint(rng, dtype)
+    ck.add("model.embed_tokens.weight", (V, C), 0.3)
+    for n, shape in (("input_layernorm.weight", (C,)), ("self_attn.q_proj.weight", (C, C)),
+                     ("self_attn.k_proj.weight", (C // 2, C)), ("self_attn.v_proj.weight", (C // 2, C)),
+                     ("self_attn.o_proj.weight", (C, C)), ("post_attention_layernorm.weight", (C,)),
+                     ("mlp.gate_proj.weight", (F, C)), ("mlp.up_proj.weight", (F, C)), ("mlp.down_proj.weight", (C, F))):
+        ck.add("model.layers.0." + n, shape, 0.2)
+    ck.add("model.norm.weight", (C,), 0.1, 1.0)
+    ck.add("lm_head.weight", (V, C), 0.3)
+    return "llama", cfg, ck, None
+
+
 if __name__ == "__main__":
     main()
+    write_fuzz_seeds()
