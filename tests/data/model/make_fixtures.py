@@ -271,9 +271,9 @@ def make_llama(name, seed, dtype, tied, theta, scaling):
     return name, cfg, ck, lambda ids: llama_forward(ck.ref, cfg, ids)
 
 
-def write_fixture(fixture, tokenizer, shards):
+def write_fixture(fixture, tokenizer, shards, root=HERE):
     name, cfg, ck, forward = fixture
-    d = os.path.join(HERE, name)
+    d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     for f in os.listdir(d):
         os.remove(os.path.join(d, f))
