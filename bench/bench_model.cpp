@@ -97,7 +97,8 @@ void BM_SgemmPeak(benchmark::State& state) {
   const lumen::ScopedBlasThreads guard(threads());
   for (auto _ : state)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
-  state.counters["GFLOPs"] = benchmark::Counter(2.0 * n * n * double(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * n * n * double(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 }  // namespace

@@ -41,7 +41,8 @@ nlohmann::json to_json(const model::Drift& d, const text::Tokenizer& tok) {
     nlohmann::json layer{{"layer", l}, {"cosine", d.cosine[l]}, {"contexts", nlohmann::json::array()}};
     for (const auto& o : d.occurrences) {
       nlohmann::json nearest = nlohmann::json::array(), lens = nlohmann::json::array();
-      for (const auto& n : o.nearest[l]) nearest.push_back({{"token", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
+      for (const auto& n : o.nearest[l])
+        nearest.push_back({{"token", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
       for (const auto& c : o.lens[l])
         lens.push_back({{"token", tok.label(c.id)}, {"id", c.id}, {"logit", c.logit}, {"prob", c.prob}});
       layer["contexts"].push_back({{"nearest", nearest}, {"lens", lens}});
@@ -71,8 +72,9 @@ void print_text(const model::Drift& d, const text::Tokenizer& tok, std::size_t k
   const char names[] = {'A', 'B'};
   for (std::size_t i = 0; i < d.occurrences.size(); ++i) {
     const auto& o = d.occurrences[i];
-    fmt::print("{}: {}  ('{}' is token {} of {}, id {})\n", names[i], nlohmann::json(o.context).dump(-1, ' ', false,
-               nlohmann::json::error_handler_t::replace), tok.label(o.token), o.position + 1, o.ids.size(), o.token);
+    fmt::print("{}: {}  ('{}' is token {} of {}, id {})\n", names[i],
+               nlohmann::json(o.context).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+               tok.label(o.token), o.position + 1, o.ids.size(), o.token);
   }
   fmt::print("\n{:>5}  {:>7}  {}\n", "layer", "cosine", "A: nearest rows of E | logit lens    //    B: the same");
   for (std::size_t l = 0; l < d.cosine.size(); ++l) {
@@ -82,17 +84,20 @@ void print_text(const model::Drift& d, const text::Tokenizer& tok, std::size_t k
   }
   fmt::print("\n");
   if (!d.same_token)
-    fmt::print("note: the two occurrences are different tokens ({} and {}), so layer 0 differs by their rows of E too.\n",
-               tok.label(d.occurrences[0].token), tok.label(d.occurrences[1].token));
+    fmt::print(
+        "note: the two occurrences are different tokens ({} and {}), so layer 0 differs by their rows of E too.\n",
+        tok.label(d.occurrences[0].token), tok.label(d.occurrences[1].token));
   else if (d.learned_positions)
-    fmt::print("note: layer 0 is E[{}] plus the position's row: the same token row in both contexts, so the cosine "
-               "{:.4f} is the position term alone (the two position rows differ by {:.4f}; the token row's norm is "
-               "{:.4f}). The lookup knows no context; the blocks bring it in.\n",
-               tok.label(d.occurrences[0].token), d.cosine[0], d.position_term_norm, d.token_row_norm);
+    fmt::print(
+        "note: layer 0 is E[{}] plus the position's row: the same token row in both contexts, so the cosine "
+        "{:.4f} is the position term alone (the two position rows differ by {:.4f}; the token row's norm is "
+        "{:.4f}). The lookup knows no context; the blocks bring it in.\n",
+        tok.label(d.occurrences[0].token), d.cosine[0], d.position_term_norm, d.token_row_norm);
   else
-    fmt::print("note: layer 0 is E[{}] alone (RoPE puts positions inside attention), identical in both contexts "
-               "(cosine {:.4f}): the lookup knows no context; the blocks bring it in.\n",
-               tok.label(d.occurrences[0].token), d.cosine[0]);
+    fmt::print(
+        "note: layer 0 is E[{}] alone (RoPE puts positions inside attention), identical in both contexts "
+        "(cosine {:.4f}): the lookup knows no context; the blocks bring it in.\n",
+        tok.label(d.occurrences[0].token), d.cosine[0]);
 }
 
 Action setup(CLI::App& cmd) {
@@ -117,8 +122,8 @@ Action setup(CLI::App& cmd) {
     const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
     const model::Drift d = model::drift(m, *tok, a->token, a->contexts, a->k);
     if (!a->out.empty())
-      write_file_atomic(a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg
-                                                                          : project::PlotFormat::png));
+      write_file_atomic(
+          a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
     if (a->json) {
       print_json(to_json(d, *tok));
       return kOk;

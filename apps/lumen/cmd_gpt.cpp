@@ -29,8 +29,8 @@ std::string describe(const model::Transformer& m, const model::LoadReport& r) {
   const auto& s = m.shape();
   return fmt::format("{} ({} layers, d {}, {} heads{}, V {}, context {}; head {}; {}, {} parameters)",
                      m.config().model_type, s.layers, s.d, s.heads,
-                     s.kv_heads != s.heads ? fmt::format(" / {} kv-heads", s.kv_heads) : std::string(), s.V,
-                     s.context, r.head, r.dtype, r.parameters);
+                     s.kv_heads != s.heads ? fmt::format(" / {} kv-heads", s.kv_heads) : std::string(), s.V, s.context,
+                     r.head, r.dtype, r.parameters);
 }
 
 std::vector<std::int32_t> encode(const text::Tokenizer& tok, const std::string& text) {
@@ -48,9 +48,8 @@ int run_perplexity(const model::Transformer& m, const text::Tokenizer& tok, cons
     throw InputError(fmt::format("{}: {} token{}; perplexity needs at least 2", a.perplexity_file, ids.size(),
                                  ids.size() == 1 ? "" : "s"));
   Progress bar("perplexity", 0, "windows");
-  const model::Perplexity p = model::perplexity(m, ids, a.stride, 0, [&](std::size_t done, std::size_t total) {
-    bar.update(done, fmt::format("of {}", total));
-  });
+  const model::Perplexity p = model::perplexity(
+      m, ids, a.stride, 0, [&](std::size_t done, std::size_t total) { bar.update(done, fmt::format("of {}", total)); });
   bar.finish();
   if (a.json) {
     print_json({{"file", a.perplexity_file},
@@ -131,8 +130,8 @@ Action setup(CLI::App& cmd) {
   auto* o_gen = cmd.add_option("--generate", a->generate, "Sample N tokens after the text")->check(at_least(1));
   auto* o_temp = cmd.add_option("--temperature", a->temperature, "Sampling temperature (0: greedy)")
                      ->check(CLI::Range(0.0, 100.0));
-  auto* o_topk = cmd.add_option("--top-k", a->top_k, "Sample among the K most probable tokens (0: all)")
-                     ->check(at_least(0));
+  auto* o_topk =
+      cmd.add_option("--top-k", a->top_k, "Sample among the K most probable tokens (0: all)")->check(at_least(0));
   auto* o_seed = cmd.add_option("--seed", a->seed, "Random seed (the same seed gives the same tokens)");
   auto* o_ppl = cmd.add_option("--perplexity", a->perplexity_file,
                                "Perplexity of a text file (longer than the context: a sliding window)");
@@ -156,7 +155,8 @@ Action setup(CLI::App& cmd) {
     model::LoadReport report;
     Progress bar("load", 0, "");
     const model::Transformer m = model::load_checkpoint(
-        a->checkpoint, &report, [&](std::size_t done, std::size_t total) { bar.update(done, fmt::format("of {}", total)); });
+        a->checkpoint, &report,
+        [&](std::size_t done, std::size_t total) { bar.update(done, fmt::format("of {}", total)); });
     bar.finish();
     const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
     if (!a->json) fmt::print("{}\n", describe(m, report));
@@ -164,9 +164,10 @@ Action setup(CLI::App& cmd) {
     const auto ids = encode(*tok, a->text);
     if (ids.empty()) throw InputError("the text encodes to no tokens");
     if (ids.size() > m.shape().context)
-      throw InputError(fmt::format("the text is {} tokens; the model's context is {} (shorten it, or score a long text "
-                                   "with --perplexity, which slides a window)",
-                                   ids.size(), m.shape().context));
+      throw InputError(
+          fmt::format("the text is {} tokens; the model's context is {} (shorten it, or score a long text "
+                      "with --perplexity, which slides a window)",
+                      ids.size(), m.shape().context));
     if (a->generate > 0) return run_generate(m, *tok, *a, ids);
     return run_next(m, *tok, *a, ids);
   };

@@ -54,8 +54,8 @@ Action setup(CLI::App& cmd) {
     std::error_code ec;
     const bool from_checkpoint =
         !a->preset.empty() && (std::filesystem::is_directory(a->preset, ec) || a->preset.ends_with(".json"));
-    nn::ModelShape s = from_checkpoint ? model::read_config(a->preset).shape
-                                       : nn::preset(a->preset.empty() ? "gpt2" : a->preset);
+    nn::ModelShape s =
+        from_checkpoint ? model::read_config(a->preset).shape : nn::preset(a->preset.empty() ? "gpt2" : a->preset);
     if (from_checkpoint) s.name = fmt::format("{} ({})", s.name, a->preset);
     bool changed = false;
     auto given = [&](CLI::Option* o) {

@@ -27,14 +27,14 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t h = 0; h < NH; ++h) {
       const std::size_t kvh = h / group;
-      const float* q = qkv + b * T * ld + h * hs;                // (T, hs), row stride ld
-      const float* k = qkv + b * T * ld + (NH + kvh) * hs;       // (T, hs)
-      const float* v = qkv + b * T * ld + (NH + NKV + kvh) * hs;  // (T, hs)
+      const float* q = qkv + b * T * ld + h * hs;                               // (T, hs), row stride ld
+      const float* k = qkv + b * T * ld + (NH + kvh) * hs;                      // (T, hs)
+      const float* v = qkv + b * T * ld + (NH + NKV + kvh) * hs;                // (T, hs)
       float* P = att != nullptr ? att + (b * NH + h) * T * T : scratch.data();  // (T, T)
       for (std::size_t r0 = 0; r0 < T; r0 += kRowBlock) {
         const std::size_t r1 = std::min(T, r0 + kRowBlock);  // rows [r0, r1) see columns [0, r1)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, bi(r1 - r0), bi(r1), bi(hs), scale, q + r0 * ld, bi(ld),
-                    k, bi(ld), 0.0f, P + r0 * T, bi(T));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, bi(r1 - r0), bi(r1), bi(hs), scale, q + r0 * ld, bi(ld), k,
+                    bi(ld), 0.0f, P + r0 * T, bi(T));
       }
       parallel_for(T, guard.threads(), [&](std::size_t begin, std::size_t end, std::size_t) {
         for (std::size_t t = begin; t < end; ++t) {
@@ -51,8 +51,8 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
       float* o = out + b * T * C + h * hs;  // (T, hs), row stride C
       for (std::size_t r0 = 0; r0 < T; r0 += kRowBlock) {
         const std::size_t r1 = std::min(T, r0 + kRowBlock);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bi(r1 - r0), bi(hs), bi(r1), 1.0f, P + r0 * T, bi(T),
-                    v, bi(ld), 0.0f, o + r0 * C, bi(C));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bi(r1 - r0), bi(hs), bi(r1), 1.0f, P + r0 * T, bi(T), v,
+                    bi(ld), 0.0f, o + r0 * C, bi(C));
       }
     }
 }

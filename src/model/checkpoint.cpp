@@ -43,7 +43,8 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 // Buffers some checkpoints carry that are not parameters.
 bool is_buffer(std::string_view name) {
-  return ends_with(name, ".attn.bias") || ends_with(name, ".attn.masked_bias") || ends_with(name, "rotary_emb.inv_freq");
+  return ends_with(name, ".attn.bias") || ends_with(name, ".attn.masked_bias") ||
+         ends_with(name, "rotary_emb.inv_freq");
 }
 
 class TensorSet {
@@ -67,8 +68,7 @@ class TensorSet {
   // The tensor `key` (prefix removed) of shape `shape`, as f32; transposed from (in, out) when `transpose`.
   std::vector<float> take(const std::string& key, const Shape& shape, bool transpose = false) {
     const auto it = by_name_.find(key);
-    if (it == by_name_.end())
-      throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
+    if (it == by_name_.end()) throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
     const io::SafetensorsFile& file = files_[it->second.file];
     const io::SafetensorsTensor& t = *it->second.tensor;
     const std::string& path = file.file->path();
@@ -112,8 +112,8 @@ class TensorSet {
   void check_all_used(const std::string& what) const {
     for (const auto& [key, e] : by_name_)
       if (used_.count(key) == 0 && !is_buffer(key))
-        throw InputError(fmt::format("{}: extra tensor '{}', not part of {}", files_[e.file].file->path(),
-                                     e.tensor->name, what));
+        throw InputError(
+            fmt::format("{}: extra tensor '{}', not part of {}", files_[e.file].file->path(), e.tensor->name, what));
   }
 
   std::string where() const {
@@ -123,7 +123,10 @@ class TensorSet {
   }
   std::size_t count() const { return by_name_.size(); }
   std::size_t parameters() const { return parameters_; }
-  std::string dtype() const { return dtypes_.size() == 1 ? *dtypes_.begin() : dtypes_.empty() ? "" : "mixed"; }
+  std::string dtype() const {
+    if (dtypes_.empty()) return "";
+    return dtypes_.size() == 1 ? *dtypes_.begin() : "mixed";
+  }
   std::vector<std::string> paths() const {
     std::vector<std::string> p;
     for (const auto& f : files_) p.push_back(f.file->path());
@@ -245,9 +248,8 @@ std::vector<std::string> shard_files(const std::string& dir, const std::string& 
       throw ParseError(index_path, 0, 0, fmt::format("weight_map['{}']: expected a file name", item.key()));
     const std::string f = item.value().get<std::string>();
     if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f == "." || f == "..")
-      throw InputError(
-          fmt::format("{}: weight_map['{}'] is '{}'; expected a file name in the same directory", index_path,
-                      item.key(), f));
+      throw InputError(fmt::format("{}: weight_map['{}'] is '{}'; expected a file name in the same directory",
+                                   index_path, item.key(), f));
     const std::string path = (fs::path(dir) / f).string();
     if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
   }
@@ -277,9 +279,10 @@ Transformer load_checkpoint(const std::string& path, LoadReport* report,
   if (fs::exists(index, ec)) paths = shard_files(dir, index);
   else if (fs::exists(single, ec)) paths = {single};
   else
-    throw InputError(fmt::format("{}: no model.safetensors or model.safetensors.index.json (lumen reads Hugging Face "
-                                 "safetensors checkpoints)",
-                                 dir));
+    throw InputError(
+        fmt::format("{}: no model.safetensors or model.safetensors.index.json (lumen reads Hugging Face "
+                    "safetensors checkpoints)",
+                    dir));
   std::vector<io::SafetensorsFile> files;
   for (const auto& p : paths) files.push_back(io::parse_safetensors(io::MappedFile::open(p)));
   TensorSet ts(std::move(files), config.family);

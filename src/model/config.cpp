@@ -59,8 +59,7 @@ struct Reader {
 };
 
 void check_heads(const Reader& r, const nn::ModelShape& s, const char* heads_field, const char* kv_field) {
-  if (s.d % s.heads != 0)
-    r.fail(heads_field, fmt::format("{} does not divide the width {}", s.heads, s.d));
+  if (s.d % s.heads != 0) r.fail(heads_field, fmt::format("{} does not divide the width {}", s.heads, s.d));
   if (s.kv_heads > s.heads || s.heads % s.kv_heads != 0)
     r.fail(kv_field, fmt::format("{} does not divide the {} attention heads", s.kv_heads, s.heads));
 }
@@ -133,7 +132,8 @@ Config parse_config(std::string_view json_text, const std::string& path) {
     if (r.has("rope_scaling")) {
       const json& rs = j["rope_scaling"];
       const std::string type = rs.is_object() ? rs.value("rope_type", rs.value("type", std::string())) : "";
-      if (type != "llama3") r.fail("rope_scaling", fmt::format("{} is not supported (only rope_type llama3)", rs.dump()));
+      if (type != "llama3")
+        r.fail("rope_scaling", fmt::format("{} is not supported (only rope_type llama3)", rs.dump()));
       const Reader rr{rs, path};
       c.rope_factor = rr.positive("factor", 8);
       c.rope_low_freq_factor = rr.positive("low_freq_factor", 1);

@@ -46,8 +46,7 @@ std::size_t find_token(const text::Tokenizer& tok, const std::string& token, con
 
 Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::string& token,
             const std::vector<std::string>& contexts, std::size_t k, std::size_t threads) {
-  if (contexts.size() != 2)
-    throw UsageError(fmt::format("drift compares two contexts; got {}", contexts.size()));
+  if (contexts.size() != 2) throw UsageError(fmt::format("drift compares two contexts; got {}", contexts.size()));
   const nn::ModelShape& s = model.shape();
   const std::size_t C = s.d, V = s.V, L = s.layers + 1;
   k = std::min<std::size_t>(std::max<std::size_t>(k, 1), V);

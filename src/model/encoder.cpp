@@ -9,7 +9,7 @@ void encoder_forward(float* out, const std::int32_t* inp, const float* wte, cons
                      std::size_t T, std::size_t C) {
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
-      float* o = out + (b * T + t) * C;                                  // (C)
+      float* o = out + (b * T + t) * C;                                     // (C)
       const float* e = wte + static_cast<std::size_t>(inp[b * T + t]) * C;  // row of E
       if (wpe == nullptr) {
         std::memcpy(o, e, C * sizeof(float));

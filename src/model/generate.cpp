@@ -18,7 +18,7 @@ double log_sum_exp(const float* logits, std::size_t V) {
   const float mx = *std::max_element(logits, logits + V);
   double sum = 0;
   for (std::size_t v = 0; v < V; ++v) sum += std::exp(static_cast<double>(logits[v]) - mx);
-  return mx + std::log(sum);
+  return mx + std::log(std::max(sum, 1.0));  // sum >= 1: the top term is exp(0)
 }
 
 }  // namespace
@@ -27,7 +27,10 @@ std::vector<TokenChoice> top_tokens(const float* logits, std::size_t V, std::siz
   k = std::min(k, V);
   std::vector<std::int32_t> order(V);
   std::iota(order.begin(), order.end(), 0);
-  const auto before = [&](std::int32_t a, std::int32_t b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
+  const auto before = [&](std::int32_t a, std::int32_t b) {
+    if (logits[a] != logits[b]) return logits[a] > logits[b];
+    return a < b;  // ties: the lower id first
+  };
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), before);
   const double lse = log_sum_exp(logits, V);
   std::vector<TokenChoice> out;

@@ -10,8 +10,8 @@ namespace {
 int blas_int(std::size_t n) { return static_cast<int>(n); }  // dimensions are checked against the config
 }  // namespace
 
-void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT,
-                    std::size_t C, std::size_t OC, std::size_t threads) {
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
+                    std::size_t OC, std::size_t threads) {
   if (BT == 0 || OC == 0) return;
   float beta = 0.0f;
   if (bias != nullptr) {
@@ -20,8 +20,8 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
     beta = 1.0f;
   }
   const ScopedBlasThreads guard(threads);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(BT), blas_int(OC), blas_int(C), 1.0f, inp,
-              blas_int(C), weight, blas_int(C), beta, out, blas_int(OC));
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(BT), blas_int(OC), blas_int(C), 1.0f, inp, blas_int(C),
+              weight, blas_int(C), beta, out, blas_int(OC));
 }
 
 }  // namespace lumen::model

@@ -76,8 +76,7 @@ void Transformer::final_norm(float* out, const float* residual, std::size_t n) c
   if (s.norm == nn::Norm::layernorm)
     layernorm_forward(out, nullptr, nullptr, residual, weights_.normf_w.data(),
                       weights_.normf_b.empty() ? nullptr : weights_.normf_b.data(), n, s.d, eps);
-  else
-    rmsnorm_forward(out, nullptr, residual, weights_.normf_w.data(), n, s.d, eps);
+  else rmsnorm_forward(out, nullptr, residual, weights_.normf_w.data(), n, s.d, eps);
 }
 
 void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
@@ -120,8 +119,7 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
   const auto norm = [&](float* out, const float* inp, const std::vector<float>& w, const std::vector<float>& b) {
     if (s.norm == nn::Norm::layernorm)
       layernorm_forward(out, mean.data(), rstd.data(), inp, w.data(), b.empty() ? nullptr : b.data(), T, C, eps);
-    else
-      rmsnorm_forward(out, rstd.data(), inp, w.data(), T, C, eps);
+    else rmsnorm_forward(out, rstd.data(), inp, w.data(), T, C, eps);
   };
   const auto bias = [](const std::vector<float>& b) { return b.empty() ? nullptr : b.data(); };
 
@@ -132,7 +130,7 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
                   weights_.wpe.empty() ? nullptr : weights_.wpe.data(), 1, T, C);
   if (o.keep_layers) r.layers.push_back(residual);
   for (const BlockWeights& b : weights_.blocks) {
-    norm(ln.data(), residual.data(), b.norm1_w, b.norm1_b);                                      // (T,C)
+    norm(ln.data(), residual.data(), b.norm1_w, b.norm1_b);                                       // (T,C)
     matmul_forward(qkv.data(), ln.data(), b.qkv_w.data(), bias(b.qkv_b), T, C, qkvC, o.threads);  // (T,qkvC)
     if (rope) rope_forward(qkv.data(), cos.data(), sin.data(), 1, T, NH, NKV, hs);
     attention_forward(atty.data(), nullptr, qkv.data(), 1, T, NH, NKV, hs, o.threads);  // (T,C)
@@ -144,7 +142,7 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
       gelu_forward(fch_act.data(), fch.data(), T * F);
     } else {
       matmul_forward(fch.data(), ln.data(), b.fc_w.data(), bias(b.fc_b), T, C, 2 * F, o.threads);  // (T,2F)
-      swiglu_forward(fch_act.data(), fch.data(), T, F);                                           // (T,F)
+      swiglu_forward(fch_act.data(), fch.data(), T, F);                                            // (T,F)
     }
     matmul_forward(tmp.data(), fch_act.data(), b.proj_w.data(), bias(b.proj_b), T, F, C, o.threads);  // (T,C)
     residual_forward(residual.data(), residual.data(), tmp.data(), T * C);

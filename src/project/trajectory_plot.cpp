@@ -129,8 +129,8 @@ void draw_curve(cairo_t* cr, const TrajectoryPlot& t, const Panel& p) {
 std::string render_trajectories(const TrajectoryPlot& t, PlotFormat format) {
   for (const auto& path : t.paths)
     if (path.xy.size() != 2 * path.labels.size())
-      throw InputError(fmt::format("plot: {} coordinates for {} labels in '{}'", path.xy.size(), path.labels.size(),
-                                   path.name));
+      throw InputError(
+          fmt::format("plot: {} coordinates for {} labels in '{}'", path.xy.size(), path.labels.size(), path.name));
   if (t.width < 200 || t.height < 200 || t.width > 20000 || t.height > 20000)
     throw UsageError(fmt::format("plot: size {}x{} outside 200..20000", t.width, t.height));
   std::string bytes;

@@ -25,8 +25,7 @@ inline std::string slurp(const std::string& path) {
 class EditedCheckpoint {
  public:
   EditedCheckpoint(const std::string& fixture, const std::string& tag) {
-    dir_ = (std::filesystem::path(::testing::TempDir()) /
-            ("lumen_model_" + tag + "_" + std::to_string(::getpid())))
+    dir_ = (std::filesystem::path(::testing::TempDir()) / ("lumen_model_" + tag + "_" + std::to_string(::getpid())))
                .string();
     std::filesystem::remove_all(dir_);
     std::filesystem::copy(fixture_dir(fixture), dir_);

@@ -65,8 +65,7 @@ TEST(CheckpointErrors, ShapeDisagreesWithConfig) {
   c.header["h.0.attn.c_attn.weight"]["shape"] = {96, 32};  // stored (out, in): not GPT-2's Conv1D layout
   c.save();
   const std::string e = load_error(c.dir());
-  EXPECT_NE(e.find("tensor 'h.0.attn.c_attn.weight' has shape [96, 32]; config.json needs [32, 96]"),
-            std::string::npos)
+  EXPECT_NE(e.find("tensor 'h.0.attn.c_attn.weight' has shape [96, 32]; config.json needs [32, 96]"), std::string::npos)
       << e;
 }
 
@@ -98,9 +97,14 @@ TEST(CheckpointErrors, UnsupportedDtype) {
 }
 
 TEST(CheckpointErrors, ConfigFieldsOutOfRange) {
-  const std::pair<const char*, json> cases[] = {
-      {"n_head", 5},          {"n_head", 0},   {"vocab_size", -3},  {"n_layer", "two"}, {"layer_norm_epsilon", -1.0},
-      {"model_type", "bert"}, {"n_embd", 1e30}, {"activation_function", "relu"}};
+  const std::pair<const char*, json> cases[] = {{"n_head", 5},
+                                                {"n_head", 0},
+                                                {"vocab_size", -3},
+                                                {"n_layer", "two"},
+                                                {"layer_norm_epsilon", -1.0},
+                                                {"model_type", "bert"},
+                                                {"n_embd", 1e30},
+                                                {"activation_function", "relu"}};
   for (const auto& [field, value] : cases) {
     EditedCheckpoint c("gpt2", "config");
     c.config[field] = value;

@@ -24,8 +24,8 @@ TEST(ModelOps, AttentionMatchesReference) {
   struct Case {
     std::size_t B, T, NH, NKV, hs, threads;
   };
-  for (const Case c : {Case{1, 1, 4, 4, 8, 1}, Case{2, 7, 4, 2, 8, 2}, Case{1, 130, 6, 2, 16, 2},
-                       Case{1, 257, 2, 1, 4, 3}}) {
+  for (const Case c :
+       {Case{1, 1, 4, 4, 8, 1}, Case{2, 7, 4, 2, 8, 2}, Case{1, 130, 6, 2, 16, 2}, Case{1, 257, 2, 1, 4, 3}}) {
     const std::size_t ld = (c.NH + 2 * c.NKV) * c.hs, C = c.NH * c.hs;
     const auto qkv = random(c.B * c.T * ld, c.T);
     std::vector<float> fast(c.B * c.T * C), ref(c.B * c.T * C), att(c.B * c.NH * c.T * c.T);

@@ -20,23 +20,23 @@ struct DriftNeighbour {
 };
 
 struct DriftOccurrence {
-  std::string context;              // the text
-  std::vector<std::int32_t> ids;    // its tokens
-  std::size_t position = 0;         // where the token is
-  std::int32_t token = 0;           // the token's id there
-  std::vector<std::vector<float>> states;                // (N+1) x (C): the hidden state per layer
-  std::vector<std::vector<DriftNeighbour>> nearest;      // (N+1) x k: nearest rows of E (cosine)
-  std::vector<std::vector<TokenChoice>> lens;            // (N+1) x k: logit lens
+  std::string context;                               // the text
+  std::vector<std::int32_t> ids;                     // its tokens
+  std::size_t position = 0;                          // where the token is
+  std::int32_t token = 0;                            // the token's id there
+  std::vector<std::vector<float>> states;            // (N+1) x (C): the hidden state per layer
+  std::vector<std::vector<DriftNeighbour>> nearest;  // (N+1) x k: nearest rows of E (cosine)
+  std::vector<std::vector<TokenChoice>> lens;        // (N+1) x k: logit lens
 };
 
 struct Drift {
   std::vector<DriftOccurrence> occurrences;  // 2
   std::vector<double> cosine;                // (N+1): between the two occurrences' states per layer
   bool learned_positions = false;
-  double position_term_norm = 0;  // |wpe[p0] - wpe[p1]| (learned positions; 0 otherwise)
-  double token_row_norm = 0;      // |E[token]| of the first occurrence
-  bool same_token = true;         // both occurrences are the same id (same row of E)
-  std::vector<float> pca_xy;      // ((N+1) * 2, 2): occurrence 0's layers, then occurrence 1's
+  double position_term_norm = 0;           // |wpe[p0] - wpe[p1]| (learned positions; 0 otherwise)
+  double token_row_norm = 0;               // |E[token]| of the first occurrence
+  bool same_token = true;                  // both occurrences are the same id (same row of E)
+  std::vector<float> pca_xy;               // ((N+1) * 2, 2): occurrence 0's layers, then occurrence 1's
   std::vector<double> pca_variance_ratio;  // (2)
 };
 

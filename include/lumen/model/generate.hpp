@@ -44,7 +44,6 @@ struct Perplexity {
 // reaches it, so every prediction after the first window sees at least context - stride tokens before it.
 // Throws InputError for n < 2, UsageError for stride >= context (when the text needs more than one window).
 Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>& ids, std::size_t stride = 0,
-                      std::size_t threads = 0,
-                      const std::function<void(std::size_t, std::size_t)>& progress = {});
+                      std::size_t threads = 0, const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace lumen::model

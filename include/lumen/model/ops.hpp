@@ -27,8 +27,8 @@ void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* wei
                      float eps);
 
 // A linear layer: out (B*T,OC) = inp (B*T,C) . weight(OC,C)^T + bias (OC); bias == nullptr: none.
-void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT,
-                    std::size_t C, std::size_t OC, std::size_t threads = 0);
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
+                    std::size_t OC, std::size_t threads = 0);
 
 // RoPE's frequencies: inv_freq (hs/2) = theta^(-2i/hs), in f32 as transformers computes them.
 void rope_inv_freq(float* inv_freq, std::size_t hs, double theta);
