@@ -1,7 +1,7 @@
 // libFuzzer target: a checkpoint's config.json and model.safetensors from arbitrary bytes (config, a NUL byte, then
 // the safetensors file). The loader must build a model or throw lumen::InputError / UsageError; a model that loads
-// must run one token forward to V finite logits.
-#include <cmath>
+// must run one token forward to V logits (finite weights may still overflow to Inf or NaN: bf16 holds 1e38, so the
+// values are not checked).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -23,11 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "%zu logits for V %zu\n", r.logits.size(), static_cast<std::size_t>(m.shape().V));
       std::abort();
     }
-    for (float x : r.logits)
-      if (std::isnan(x)) {  // finite weights, finite eps: a NaN logit is a bug (Inf can come from overflow)
-        std::fprintf(stderr, "NaN logit\n");
-        std::abort();
-      }
   } catch (const lumen::InputError&) {
   } catch (const lumen::UsageError&) {
   }

@@ -27,8 +27,10 @@ std::vector<TokenChoice> top_tokens(const float* logits, std::size_t V, std::siz
   k = std::min(k, V);
   std::vector<std::int32_t> order(V);
   std::iota(order.begin(), order.end(), 0);
+  // NaN (weights that overflow) ranks last, so the order stays a strict weak order.
+  const auto key = [&](std::int32_t i) { return std::isnan(logits[i]) ? -INFINITY : logits[i]; };
   const auto before = [&](std::int32_t a, std::int32_t b) {
-    if (logits[a] != logits[b]) return logits[a] > logits[b];
+    if (key(a) != key(b)) return key(a) > key(b);
     return a < b;  // ties: the lower id first
   };
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), before);

@@ -78,3 +78,12 @@ TEST(ModelGenerate, PerplexityWindows) {
   EXPECT_THROW(model::perplexity(m, {5}), InputError);
   EXPECT_THROW(model::perplexity(m, many, 32), UsageError);  // the window start would go unpredicted
 }
+
+TEST(ModelGenerate, NanLogitsRankLast) {
+  const std::vector<float> logits = {NAN, 1, NAN, 2};
+  const auto top = model::top_tokens(logits.data(), 4, 4);
+  EXPECT_EQ(top[0].id, 3);
+  EXPECT_EQ(top[1].id, 1);
+  EXPECT_EQ(top[2].id, 0);
+  EXPECT_EQ(top[3].id, 2);
+}
