@@ -24,7 +24,7 @@ struct SafetensorsFile {
   std::string metadata;                    // the __metadata__ object as JSON text ("" if none)
   std::uint64_t header_bytes = 0;          // N: the buffer starts at byte 8 + N
   const char* buffer() const { return file->data() + 8 + header_bytes; }
-  const SafetensorsTensor* find(const std::string& name) const;
+  const SafetensorsTensor* find(const std::string& want) const;
 };
 
 // Bytes per element of a safetensors dtype name; 0 if unknown.

@@ -284,6 +284,7 @@ Transformer load_checkpoint(const std::string& path, LoadReport* report,
                     "safetensors checkpoints)",
                     dir));
   std::vector<io::SafetensorsFile> files;
+  files.reserve(paths.size());
   for (const auto& p : paths) files.push_back(io::parse_safetensors(io::MappedFile::open(p)));
   TensorSet ts(std::move(files), config.family);
   return assemble(std::move(config), ts, report, progress);
