@@ -61,11 +61,11 @@ TEST(ModelOps, RopeRotatesHalves) {
   // One query head, one key head, one value head; position 2 rotates (x0, x2) by 2 rad and (x1, x3) by 0.02.
   std::vector<float> qkv(T * 3 * hs, 0.0f);
   float* q2 = qkv.data() + 2 * 3 * hs;
-  q2[0] = 1, q2[1] = 1, q2[2] = 0, q2[3] = 0;
+  q2[0] = 1, q2[1] = 1, q2[2] = 0.5f, q2[3] = 0;
   q2[8] = 5;  // the value head is not rotated
   rope_forward(qkv.data(), cos.data(), sin.data(), 1, T, 1, 1, hs);
-  EXPECT_NEAR(q2[0], std::cos(2.0), 1e-6);
-  EXPECT_NEAR(q2[2], std::sin(2.0), 1e-6);
+  EXPECT_NEAR(q2[0], std::cos(2.0) - 0.5 * std::sin(2.0), 1e-6);  // x0 cos - x2 sin
+  EXPECT_NEAR(q2[2], 0.5 * std::cos(2.0) + std::sin(2.0), 1e-6);  // x2 cos + x0 sin
   EXPECT_NEAR(q2[1], std::cos(0.02), 1e-6);
   EXPECT_NEAR(q2[3], std::sin(0.02), 1e-6);
   EXPECT_EQ(q2[8], 5.0f);
