@@ -1,9 +1,11 @@
 // lumen params: how a transformer's parameters split between the embedding and the rest.
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/model/config.hpp"
 #include "lumen/nn/params.hpp"
 #include "nn_views.hpp"
 #include "option_checks.hpp"
@@ -22,7 +24,9 @@ Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ParamsArgs>();
   std::string presets;
   for (const auto& n : nn::preset_names()) presets += (presets.empty() ? "" : ", ") + n;
-  cmd.add_option("preset", a->preset, "Start from a preset: " + presets + " (default: gpt2)");
+  cmd.add_option("preset", a->preset,
+                 "Start from a preset: " + presets +
+                     " (default: gpt2), or a checkpoint directory / config.json (Hugging Face GPT-2 or Llama)");
   auto* o_vocab = cmd.add_option("--vocab", a->vocab, "Vocabulary size V")->check(at_least(0));
   auto* o_d = cmd.add_option("--d-model,-d", a->d, "Model width d")->check(at_least(0));
   auto* o_layers = cmd.add_option("--layers,-N", a->layers, "Number of blocks N")->check(at_least(0));
@@ -44,10 +48,15 @@ Action setup(CLI::App& cmd) {
   set_example(cmd, {"lumen params gpt2", "lumen params llama-3-8b --json",
                     "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm "
                     "--positional rope --no-bias --untied",
-                    "lumen params gpt2 --sweep"});
+                    "lumen params gpt2 --sweep", "lumen params models/gpt2  (a checkpoint's config.json)"});
 
   return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {
-    nn::ModelShape s = nn::preset(a->preset.empty() ? "gpt2" : a->preset);
+    std::error_code ec;
+    const bool from_checkpoint =
+        !a->preset.empty() && (std::filesystem::is_directory(a->preset, ec) || a->preset.ends_with(".json"));
+    nn::ModelShape s =
+        from_checkpoint ? model::read_config(a->preset).shape : nn::preset(a->preset.empty() ? "gpt2" : a->preset);
+    if (from_checkpoint) s.name = fmt::format("{} ({})", s.name, a->preset);
     bool changed = false;
     auto given = [&](CLI::Option* o) {
       const bool g = o->count() > 0;

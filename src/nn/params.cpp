@@ -71,6 +71,8 @@ ModelShape llama(std::string name, std::uint64_t d, std::uint64_t layers, std::u
   s.norm = Norm::rmsnorm;
   s.mlp = Mlp::swiglu;
   s.biases = false;
+  s.norm_eps = 1e-5;
+  s.rope_theta = 500000.0;  // Llama 3
   return s;
 }
 }  // namespace

@@ -33,6 +33,10 @@ struct ModelShape {
   Norm norm = Norm::layernorm;
   Mlp mlp = Mlp::gelu;
   bool biases = true;  // linear layers (and LayerNorm) carry biases
+  // Not counted, but part of the model that `lumen gpt` runs (lumen::model): config.json's layer_norm_epsilon /
+  // rms_norm_eps and rope_theta.
+  double norm_eps = 1e-5;
+  double rope_theta = 10000.0;
 };
 
 // gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-3-8b, llama-3.2-1b. Throws UsageError naming the known ones.

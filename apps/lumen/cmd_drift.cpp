@@ -1,0 +1,142 @@
+// lumen drift CKPT --token bank "the river bank was muddy" "the bank approved the loan": Figure 3, a token's
+// vector block by block in two contexts (cosine per layer, nearest rows of E, logit lens), and its picture.
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "common.hpp"
+#include "lumen/core/atomic_file.hpp"
+#include "lumen/core/error.hpp"
+#include "lumen/core/progress.hpp"
+#include "lumen/model/checkpoint.hpp"
+#include "lumen/model/drift.hpp"
+#include "lumen/model/model_tokenizer.hpp"
+#include "option_checks.hpp"
+
+namespace lumen::cli {
+namespace {
+
+struct DriftArgs {
+  std::string checkpoint, token, tokenizer, out;
+  std::vector<std::string> contexts;
+  std::size_t k = 5;
+  bool json = false;
+};
+
+std::string extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return e;
+}
+
+nlohmann::json to_json(const model::Drift& d, const text::Tokenizer& tok) {
+  nlohmann::json j;
+  j["token"] = tok.label(d.occurrences[0].token);
+  j["contexts"] = nlohmann::json::array();
+  for (const auto& o : d.occurrences)
+    j["contexts"].push_back({{"text", o.context}, {"ids", o.ids}, {"position", o.position}, {"id", o.token}});
+  j["layers"] = nlohmann::json::array();
+  for (std::size_t l = 0; l < d.cosine.size(); ++l) {
+    nlohmann::json layer{{"layer", l}, {"cosine", d.cosine[l]}, {"contexts", nlohmann::json::array()}};
+    for (const auto& o : d.occurrences) {
+      nlohmann::json nearest = nlohmann::json::array(), lens = nlohmann::json::array();
+      for (const auto& n : o.nearest[l])
+        nearest.push_back({{"token", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
+      for (const auto& c : o.lens[l])
+        lens.push_back({{"token", tok.label(c.id)}, {"id", c.id}, {"logit", c.logit}, {"prob", c.prob}});
+      layer["contexts"].push_back({{"nearest", nearest}, {"lens", lens}});
+    }
+    j["layers"].push_back(layer);
+  }
+  j["layer0"] = {{"learned_positions", d.learned_positions},
+                 {"position_term_norm", d.position_term_norm},
+                 {"token_row_norm", d.token_row_norm},
+                 {"same_token", d.same_token}};
+  j["pca_variance_ratio"] = d.pca_variance_ratio;
+  return j;
+}
+
+std::string words(const std::vector<model::DriftNeighbour>& n, const text::Tokenizer& tok, std::size_t k) {
+  std::string s;
+  for (std::size_t i = 0; i < std::min(k, n.size()); ++i) s += (i ? " " : "") + tok.label(n[i].id);
+  return s;
+}
+std::string words(const std::vector<model::TokenChoice>& n, const text::Tokenizer& tok, std::size_t k) {
+  std::string s;
+  for (std::size_t i = 0; i < std::min(k, n.size()); ++i) s += (i ? " " : "") + tok.label(n[i].id);
+  return s;
+}
+
+void print_text(const model::Drift& d, const text::Tokenizer& tok, std::size_t k) {
+  const char names[] = {'A', 'B'};
+  for (std::size_t i = 0; i < d.occurrences.size(); ++i) {
+    const auto& o = d.occurrences[i];
+    fmt::print("{}: {}  ('{}' is token {} of {}, id {})\n", names[i],
+               nlohmann::json(o.context).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+               tok.label(o.token), o.position + 1, o.ids.size(), o.token);
+  }
+  fmt::print("\n{:>5}  {:>7}  {}\n", "layer", "cosine", "A: nearest rows of E | logit lens    //    B: the same");
+  for (std::size_t l = 0; l < d.cosine.size(); ++l) {
+    const auto &a = d.occurrences[0], &b = d.occurrences[1];
+    fmt::print("{:>5}  {:>7.4f}  A: {} | {}\n", l, d.cosine[l], words(a.nearest[l], tok, k), words(a.lens[l], tok, k));
+    fmt::print("{:>5}  {:>7}  B: {} | {}\n", "", "", words(b.nearest[l], tok, k), words(b.lens[l], tok, k));
+  }
+  fmt::print("\n");
+  if (!d.same_token)
+    fmt::print(
+        "note: the two occurrences are different tokens ({} and {}), so layer 0 differs by their rows of E too.\n",
+        tok.label(d.occurrences[0].token), tok.label(d.occurrences[1].token));
+  else if (d.learned_positions)
+    fmt::print(
+        "note: layer 0 is E[{}] plus the position's row: the same token row in both contexts, so the cosine "
+        "{:.4f} is the position term alone (the two position rows differ by {:.4f}; the token row's norm is "
+        "{:.4f}). The lookup knows no context; the blocks bring it in.\n",
+        tok.label(d.occurrences[0].token), d.cosine[0], d.position_term_norm, d.token_row_norm);
+  else
+    fmt::print(
+        "note: layer 0 is E[{}] alone (RoPE puts positions inside attention), identical in both contexts "
+        "(cosine {:.4f}): the lookup knows no context; the blocks bring it in.\n",
+        tok.label(d.occurrences[0].token), d.cosine[0]);
+}
+
+Action setup(CLI::App& cmd) {
+  auto a = std::make_shared<DriftArgs>();
+  cmd.add_option("checkpoint", a->checkpoint, "Hugging Face GPT-2 or Llama directory")->required();
+  cmd.add_option("contexts", a->contexts, "Two texts that both hold the token")->required()->expected(2);
+  cmd.add_option("--token", a->token, "The token: \" bank\", \"\u2423bank\", \"\u0120bank\", or a bare word")
+      ->required();
+  cmd.add_option("-k", a->k, "Nearest rows and logit-lens tokens per layer")->check(at_least(1));
+  cmd.add_option("--tokenizer", a->tokenizer, "tokenizer.json or encoder.json (default: beside the checkpoint)");
+  cmd.add_option("-o,--output", a->out, "Write the picture: .png or .svg (PCA trajectories and cosine by layer)");
+  add_json_flag(cmd, a->json);
+  set_example(cmd, {"lumen drift models/gpt2 --token bank \"the river bank was muddy\" \"the bank approved the loan\" "
+                    "-o drift.png"});
+  return [a]() {
+    if (a->json) Progress::set_enabled(false);
+    const std::string ext = a->out.empty() ? "" : extension(a->out);
+    if (!a->out.empty() && ext != ".png" && ext != ".svg")
+      throw UsageError(fmt::format("-o {}: expected a .png or .svg file", a->out));
+    model::LoadReport report;
+    const model::Transformer m = model::load_checkpoint(a->checkpoint, &report);
+    const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
+    const model::Drift d = model::drift(m, *tok, a->token, a->contexts, a->k);
+    if (!a->out.empty())
+      write_file_atomic(
+          a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
+    if (a->json) {
+      print_json(to_json(d, *tok));
+      return kOk;
+    }
+    fmt::print("{} ({} layers, d {}; head {})\n", m.config().model_type, m.shape().layers, m.shape().d, report.head);
+    print_text(d, *tok, a->k);
+    if (!a->out.empty()) fmt::print("wrote {}\n", a->out);
+    return kOk;
+  };
+}
+
+const Register reg("drift", "Figure 3: a token's vector block by block in two contexts (cosine, nearest rows, lens)",
+                   setup, 26);
+
+}  // namespace
+}  // namespace lumen::cli

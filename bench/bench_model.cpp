@@ -1,0 +1,110 @@
+// lumen::model's forward pass on a GPT-2-small-shaped model (V 50257, d 768, 12 layers, 12 heads, context 1024;
+// random weights) over 1 x 1024 tokens, logits for every position as a language model's training or scoring pass
+// computes them; the same with the next-token logits only; and this machine's sgemm peak (2048^3, same threads),
+// for GFLOP/s against it. Counters: GFLOP/s of the forward (2 per multiply-add, causal attention counted as half).
+// Threads: LUMEN_BENCH_THREADS (default: all cores); OpenBLAS is set to the same count.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "lumen/core/blas_threads.hpp"
+#include "lumen/core/rng.hpp"
+#include "lumen/core/threads.hpp"
+#include "lumen/model/transformer.hpp"
+
+namespace {
+
+std::size_t threads() {
+  const char* s = std::getenv("LUMEN_BENCH_THREADS");
+  return s != nullptr ? static_cast<std::size_t>(std::atoi(s)) : lumen::default_threads();
+}
+
+std::vector<float> random(std::size_t n, float scale, lumen::Rng& rng) {
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(rng.normal()) * scale;
+  return v;
+}
+
+const lumen::model::Transformer& gpt2_small() {
+  static const lumen::model::Transformer m = [] {
+    lumen::model::Config c;
+    c.model_type = "gpt2";
+    c.shape = lumen::nn::ModelShape{};  // the calculator's default is GPT-2 small
+    const auto& s = c.shape;
+    const std::size_t C = s.d, F = s.ffn;
+    lumen::Rng rng(1);
+    lumen::model::Weights w;
+    w.wte = random(s.V * C, 0.02f, rng);
+    w.wpe = random(s.context * C, 0.01f, rng);
+    for (std::size_t l = 0; l < s.layers; ++l) {
+      lumen::model::BlockWeights b;
+      b.norm1_w.assign(C, 1.0f);
+      b.norm1_b.assign(C, 0.0f);
+      b.qkv_w = random(3 * C * C, 0.02f, rng);
+      b.qkv_b.assign(3 * C, 0.0f);
+      b.attn_proj_w = random(C * C, 0.02f, rng);
+      b.attn_proj_b.assign(C, 0.0f);
+      b.norm2_w.assign(C, 1.0f);
+      b.norm2_b.assign(C, 0.0f);
+      b.fc_w = random(F * C, 0.02f, rng);
+      b.fc_b.assign(F, 0.0f);
+      b.proj_w = random(C * F, 0.02f, rng);
+      b.proj_b.assign(C, 0.0f);
+      w.blocks.push_back(std::move(b));
+    }
+    w.normf_w.assign(C, 1.0f);
+    w.normf_b.assign(C, 0.0f);
+    return lumen::model::Transformer(std::move(c), std::move(w));
+  }();
+  return m;
+}
+
+std::vector<std::int32_t> ids(std::size_t T) {
+  lumen::Rng rng(2);
+  std::vector<std::int32_t> v(T);
+  for (auto& x : v) x = static_cast<std::int32_t>(rng.below(50257));
+  return v;
+}
+
+void forward(benchmark::State& state, bool last_only) {
+  const auto& m = gpt2_small();
+  const auto x = ids(1024);
+  lumen::model::ForwardOptions o;
+  o.threads = threads();
+  o.last_only = last_only;
+  for (auto _ : state) benchmark::DoNotOptimize(m.forward(x, o).logits.data());
+  const double flops = m.flops(1024, last_only ? 1 : 1024);
+  state.counters["GFLOPs"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Gpt2SmallForward(benchmark::State& state) { forward(state, false); }
+void BM_Gpt2SmallForwardLastLogits(benchmark::State& state) { forward(state, true); }
+
+// Where the time goes: the head alone (1024 x 768 x 50257).
+void BM_Gpt2SmallHead(benchmark::State& state) {
+  const auto& m = gpt2_small();
+  std::vector<float> h(1024 * 768, 0.01f), logits(1024 * 50257);
+  for (auto _ : state) m.head(logits.data(), h.data(), 1024, threads());
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * 1024 * 768 * 50257 / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_SgemmPeak(benchmark::State& state) {
+  const int n = 2048;
+  std::vector<float> a(std::size_t(n) * n, 0.5f), b(std::size_t(n) * n, 0.25f), c(std::size_t(n) * n);
+  const lumen::ScopedBlasThreads guard(threads());
+  for (auto _ : state)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+  state.counters["GFLOPs"] =
+      benchmark::Counter(2.0 * n * n * double(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_SgemmPeak)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Gpt2SmallHead)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Gpt2SmallForward)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_Gpt2SmallForwardLastLogits)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK_MAIN();

@@ -1,0 +1,30 @@
+#pragma once
+// A checkpoint's config.json (Hugging Face GPT-2 or Llama) as the nn::ModelShape that `lumen params` counts, so
+// the calculator and the model that runs cannot disagree.
+#include <string>
+
+#include "lumen/nn/params.hpp"
+
+namespace lumen::model {
+
+enum class Family { gpt2, llama };
+
+struct Config {
+  nn::ModelShape shape;
+  Family family = Family::gpt2;
+  std::string model_type;  // config.json's model_type ("gpt2", "llama")
+  std::string path;        // the config.json read
+  // Llama 3.1's rope_scaling {"rope_type": "llama3", ...}; factor 0: none.
+  double rope_factor = 0, rope_low_freq_factor = 1, rope_high_freq_factor = 4, rope_original_context = 8192;
+};
+
+// Parses config.json text. Throws ParseError (not JSON) or InputError naming `path` and the field for a missing,
+// mistyped or out-of-range field (sizes 1 .. 2^24 (V up to 2^31), heads dividing d, kv-heads dividing heads, an
+// even head size for RoPE, eps and theta finite and > 0) and for a model_type other than gpt2 or llama.
+Config parse_config(std::string_view json_text, const std::string& path);
+// Reads DIR/config.json (or the file itself if `path` is a .json file). Throws IoError if it cannot be read.
+Config read_config(const std::string& path);
+
+std::string_view family_name(Family f);
+
+}  // namespace lumen::model

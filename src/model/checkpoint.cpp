@@ -1,0 +1,302 @@
+// Loading a Hugging Face GPT-2 or Llama directory. Every tensor of the checkpoint is accounted for: each one the
+// architecture needs is taken once (shape checked against config.json, converted to f32, checked finite) and any
+// left over that is not a known buffer is an error, so a checkpoint of another architecture or a different depth
+// never runs half-loaded.
+#include "lumen/model/checkpoint.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "io/mapped_file.hpp"
+#include "io/safetensors_file.hpp"
+#include "lumen/core/dtype.hpp"
+#include "lumen/core/error.hpp"
+
+namespace lumen::model {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Shape = std::vector<std::uint64_t>;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(fmt::format("cannot open {}", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Buffers some checkpoints carry that are not parameters.
+bool is_buffer(std::string_view name) {
+  return ends_with(name, ".attn.bias") || ends_with(name, ".attn.masked_bias") ||
+         ends_with(name, "rotary_emb.inv_freq");
+}
+
+class TensorSet {
+ public:
+  TensorSet(std::vector<io::SafetensorsFile> files, Family family) : files_(std::move(files)) {
+    const std::string_view prefix = family == Family::gpt2 ? "transformer." : "model.";
+    for (std::size_t f = 0; f < files_.size(); ++f)
+      for (const auto& t : files_[f].tensors) {
+        std::string key = t.name;
+        if (key.starts_with(prefix)) key = key.substr(prefix.size());
+        const auto [it, inserted] = by_name_.emplace(key, Entry{f, &t});
+        if (!inserted)
+          throw InputError(fmt::format("{}: tensor '{}' is also in {} as '{}'", files_[f].file->path(), t.name,
+                                       files_[it->second.file].file->path(), it->second.tensor->name));
+      }
+  }
+
+  bool has(const std::string& key) const { return by_name_.count(key) != 0; }
+  void skip(const std::string& key) { used_.insert(key); }
+
+  // The tensor `key` (prefix removed) of shape `shape`, as f32; transposed from (in, out) when `transpose`.
+  std::vector<float> take(const std::string& key, const Shape& shape, bool transpose = false) {
+    const auto it = by_name_.find(key);
+    if (it == by_name_.end()) throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
+    const io::SafetensorsFile& file = files_[it->second.file];
+    const io::SafetensorsTensor& t = *it->second.tensor;
+    const std::string& path = file.file->path();
+    if (t.shape != shape)
+      throw InputError(fmt::format("{}: tensor '{}' has shape [{}]; config.json needs [{}]", path, t.name,
+                                   fmt::join(t.shape, ", "), fmt::join(shape, ", ")));
+    std::size_t n = 1;
+    for (auto k : shape) n *= static_cast<std::size_t>(k);
+    std::vector<float> out(n);
+    const char* src = file.buffer() + t.begin;
+    if (t.dtype == "F32") {
+      std::memcpy(out.data(), src, n * 4);
+    } else if (t.dtype == "F16" || t.dtype == "BF16") {
+      const bool bf = t.dtype == "BF16";
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, src + 2 * i, 2);
+        out[i] = bf ? std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16) : f16_to_f32(h);
+      }
+    } else {
+      throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::isfinite(out[i]))
+        throw InputError(fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", path, t.name,
+                                     std::isnan(out[i]) ? "NaN" : "an infinity", i));
+    dtypes_.insert(t.dtype);
+    used_.insert(key);
+    parameters_ += n;
+    if (transpose) {  // (in, out) -> (out, in)
+      const std::size_t rows = static_cast<std::size_t>(shape[0]), cols = static_cast<std::size_t>(shape[1]);
+      std::vector<float> tr(n);
+      for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) tr[j * rows + i] = out[i * cols + j];
+      return tr;
+    }
+    return out;
+  }
+
+  // Throws for a tensor nothing took (other than known buffers).
+  void check_all_used(const std::string& what) const {
+    for (const auto& [key, e] : by_name_)
+      if (used_.count(key) == 0 && !is_buffer(key))
+        throw InputError(
+            fmt::format("{}: extra tensor '{}', not part of {}", files_[e.file].file->path(), e.tensor->name, what));
+  }
+
+  std::string where() const {
+    std::vector<std::string> names;
+    for (const auto& f : files_) names.push_back(f.file->path());
+    return fmt::format("{}", fmt::join(names, ", "));
+  }
+  std::size_t count() const { return by_name_.size(); }
+  std::size_t parameters() const { return parameters_; }
+  std::string dtype() const {
+    if (dtypes_.empty()) return "";
+    return dtypes_.size() == 1 ? *dtypes_.begin() : "mixed";
+  }
+  std::vector<std::string> paths() const {
+    std::vector<std::string> p;
+    for (const auto& f : files_) p.push_back(f.file->path());
+    return p;
+  }
+
+ private:
+  struct Entry {
+    std::size_t file;
+    const io::SafetensorsTensor* tensor;
+  };
+  std::vector<io::SafetensorsFile> files_;
+  std::map<std::string, Entry> by_name_;
+  std::set<std::string> used_;
+  std::set<std::string> dtypes_;
+  std::size_t parameters_ = 0;
+};
+
+void append(std::vector<float>& to, const std::vector<float>& from) { to.insert(to.end(), from.begin(), from.end()); }
+
+Weights take_gpt2(TensorSet& ts, const nn::ModelShape& s, const std::function<void()>& tick) {
+  const std::uint64_t C = s.d, V = s.V, F = s.ffn;
+  Weights w;
+  w.wte = ts.take("wte.weight", {V, C});
+  w.wpe = ts.take("wpe.weight", {s.context, C});
+  tick();
+  for (std::uint64_t i = 0; i < s.layers; ++i) {
+    const std::string h = fmt::format("h.{}.", i);
+    BlockWeights b;
+    b.norm1_w = ts.take(h + "ln_1.weight", {C});
+    b.norm1_b = ts.take(h + "ln_1.bias", {C});
+    b.qkv_w = ts.take(h + "attn.c_attn.weight", {C, 3 * C}, true);  // Conv1D: (in, out)
+    b.qkv_b = ts.take(h + "attn.c_attn.bias", {3 * C});
+    b.attn_proj_w = ts.take(h + "attn.c_proj.weight", {C, C}, true);
+    b.attn_proj_b = ts.take(h + "attn.c_proj.bias", {C});
+    b.norm2_w = ts.take(h + "ln_2.weight", {C});
+    b.norm2_b = ts.take(h + "ln_2.bias", {C});
+    b.fc_w = ts.take(h + "mlp.c_fc.weight", {C, F}, true);
+    b.fc_b = ts.take(h + "mlp.c_fc.bias", {F});
+    b.proj_w = ts.take(h + "mlp.c_proj.weight", {F, C}, true);
+    b.proj_b = ts.take(h + "mlp.c_proj.bias", {C});
+    w.blocks.push_back(std::move(b));
+    tick();
+  }
+  w.normf_w = ts.take("ln_f.weight", {C});
+  w.normf_b = ts.take("ln_f.bias", {C});
+  return w;
+}
+
+Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<void()>& tick) {
+  const std::uint64_t C = s.d, V = s.V, F = s.ffn, hs = s.d / s.heads;
+  Weights w;
+  w.wte = ts.take("embed_tokens.weight", {V, C});
+  tick();
+  for (std::uint64_t i = 0; i < s.layers; ++i) {
+    const std::string l = fmt::format("layers.{}.", i);
+    BlockWeights b;
+    b.norm1_w = ts.take(l + "input_layernorm.weight", {C});
+    b.qkv_w = ts.take(l + "self_attn.q_proj.weight", {s.heads * hs, C});
+    append(b.qkv_w, ts.take(l + "self_attn.k_proj.weight", {s.kv_heads * hs, C}));
+    append(b.qkv_w, ts.take(l + "self_attn.v_proj.weight", {s.kv_heads * hs, C}));
+    b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs});
+    b.norm2_w = ts.take(l + "post_attention_layernorm.weight", {C});
+    b.fc_w = ts.take(l + "mlp.gate_proj.weight", {F, C});
+    append(b.fc_w, ts.take(l + "mlp.up_proj.weight", {F, C}));
+    b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F});
+    w.blocks.push_back(std::move(b));
+    tick();
+  }
+  w.normf_w = ts.take("norm.weight", {C});
+  return w;
+}
+
+Transformer assemble(Config config, TensorSet& ts, LoadReport* report,
+                     const std::function<void(std::size_t, std::size_t)>& progress) {
+  const nn::ModelShape& s = config.shape;
+  std::size_t done = 0;
+  const std::size_t total = s.layers + 2;
+  const auto tick = [&] {
+    if (progress) progress(++done, total);
+  };
+  Weights w = config.family == Family::gpt2 ? take_gpt2(ts, s, tick) : take_llama(ts, s, tick);
+  std::string head;
+  if (s.tied) {
+    head = "tied (config.json tie_word_embeddings)";
+    ts.skip("lm_head.weight");  // transformers ties it to E whatever the file holds
+  } else if (ts.has("lm_head.weight")) {
+    w.lm_head = ts.take("lm_head.weight", {s.V, s.d});
+    head = "untied (lm_head.weight)";
+  } else {
+    head = "tied (no lm_head.weight in the checkpoint)";
+    config.shape.tied = true;
+  }
+  tick();
+  ts.check_all_used(fmt::format("a {} model with {} layers", family_name(config.family), s.layers));
+  if (report != nullptr) {
+    report->files = ts.paths();
+    report->dtype = ts.dtype();
+    report->head = head;
+    report->tensors = ts.count();
+    report->parameters = ts.parameters();
+  }
+  return Transformer(std::move(config), std::move(w));
+}
+
+// The shard files model.safetensors.index.json names, in order of first appearance.
+std::vector<std::string> shard_files(const std::string& dir, const std::string& index_path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_text(index_path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ParseError(index_path, 0, e.byte > 0 ? e.byte - 1 : 0, fmt::format("invalid JSON: {}", e.what()));
+  }
+  if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object() || j["weight_map"].empty())
+    throw ParseError(index_path, 0, 0, "expected an object with a non-empty weight_map {tensor: file}");
+  std::vector<std::string> files;
+  for (const auto& item : j["weight_map"].items()) {
+    if (!item.value().is_string())
+      throw ParseError(index_path, 0, 0, fmt::format("weight_map['{}']: expected a file name", item.key()));
+    const std::string f = item.value().get<std::string>();
+    if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f == "." || f == "..")
+      throw InputError(fmt::format("{}: weight_map['{}'] is '{}'; expected a file name in the same directory",
+                                   index_path, item.key(), f));
+    const std::string path = (fs::path(dir) / f).string();
+    if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+  }
+  return files;
+}
+
+}  // namespace
+
+std::string checkpoint_dir(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return path;
+  if (fs::exists(path, ec)) {
+    const fs::path parent = fs::path(path).parent_path();
+    return parent.empty() ? std::string(".") : parent.string();
+  }
+  throw IoError(fmt::format("cannot open {}: no such file or directory", path));
+}
+
+Transformer load_checkpoint(const std::string& path, LoadReport* report,
+                            const std::function<void(std::size_t, std::size_t)>& progress) {
+  const std::string dir = checkpoint_dir(path);
+  Config config = read_config((fs::path(dir) / "config.json").string());
+  const std::string index = (fs::path(dir) / "model.safetensors.index.json").string();
+  const std::string single = (fs::path(dir) / "model.safetensors").string();
+  std::error_code ec;
+  std::vector<std::string> paths;
+  if (fs::exists(index, ec)) paths = shard_files(dir, index);
+  else if (fs::exists(single, ec)) paths = {single};
+  else
+    throw InputError(
+        fmt::format("{}: no model.safetensors or model.safetensors.index.json (lumen reads Hugging Face "
+                    "safetensors checkpoints)",
+                    dir));
+  std::vector<io::SafetensorsFile> files;
+  files.reserve(paths.size());
+  for (const auto& p : paths) files.push_back(io::parse_safetensors(io::MappedFile::open(p)));
+  TensorSet ts(std::move(files), config.family);
+  return assemble(std::move(config), ts, report, progress);
+}
+
+Transformer load_checkpoint_from_memory(std::string_view config_json, std::string_view safetensors,
+                                        LoadReport* report) {
+  Config config = parse_config(config_json, "config.json");
+  std::vector<io::SafetensorsFile> files;
+  files.push_back(io::parse_safetensors(io::MappedFile::over(safetensors, "model.safetensors")));
+  TensorSet ts(std::move(files), config.family);
+  return assemble(std::move(config), ts, report, {});
+}
+
+}  // namespace lumen::model

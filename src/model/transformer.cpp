@@ -1,0 +1,159 @@
+// The forward pass: input layer, N pre-norm blocks (norm -> attention -> residual add, norm -> MLP -> residual
+// add), the final norm and the head. The model is one sequence (B = 1) at a time.
+#include "lumen/model/transformer.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numbers>
+
+#include "lumen/core/error.hpp"
+#include "lumen/model/ops.hpp"
+
+namespace lumen::model {
+
+namespace {
+
+void expect_size(const std::vector<float>& v, std::size_t n, const std::string& what) {
+  if (v.size() != n) throw InputError(fmt::format("{} has {} values; the config needs {}", what, v.size(), n));
+}
+
+// RoPE frequencies, with Llama 3.1's rope_scaling applied as transformers does (_compute_llama3_parameters).
+std::vector<float> inv_freq_for(const Config& c, std::size_t hs) {
+  std::vector<float> f(hs / 2);
+  rope_inv_freq(f.data(), hs, c.shape.rope_theta);
+  if (c.rope_factor <= 0) return f;
+  const double low_wavelen = c.rope_original_context / c.rope_low_freq_factor;
+  const double high_wavelen = c.rope_original_context / c.rope_high_freq_factor;
+  for (float& x : f) {
+    const double wavelen = 2 * std::numbers::pi / x;
+    if (wavelen < high_wavelen) continue;
+    if (wavelen > low_wavelen) {
+      x = static_cast<float>(x / c.rope_factor);
+      continue;
+    }
+    const double smooth = (c.rope_original_context / wavelen - c.rope_low_freq_factor) /
+                          (c.rope_high_freq_factor - c.rope_low_freq_factor);
+    x = static_cast<float>((1 - smooth) * x / c.rope_factor + smooth * x);
+  }
+  return f;
+}
+
+}  // namespace
+
+Transformer::Transformer(Config config, Weights weights) : config_(std::move(config)), weights_(std::move(weights)) {
+  const nn::ModelShape& s = config_.shape;
+  const std::size_t C = s.d, V = s.V, F = s.ffn, hs = s.d / s.heads, qkvC = (s.heads + 2 * s.kv_heads) * hs;
+  const bool gelu = s.mlp == nn::Mlp::gelu, ln = s.norm == nn::Norm::layernorm;
+  expect_size(weights_.wte, V * C, "the token embedding");
+  expect_size(weights_.wpe, s.positional == nn::Positional::learned ? s.context * C : 0, "the positional table");
+  if (weights_.blocks.size() != s.layers)
+    throw InputError(fmt::format("{} blocks; the config needs {}", weights_.blocks.size(), s.layers));
+  const std::size_t bias = s.biases ? 1 : 0;
+  for (std::size_t i = 0; i < s.layers; ++i) {
+    const BlockWeights& b = weights_.blocks[i];
+    const std::string at = fmt::format("block {}: ", i);
+    expect_size(b.norm1_w, C, at + "norm 1");
+    expect_size(b.norm1_b, ln && s.biases ? C : 0, at + "norm 1 bias");
+    expect_size(b.qkv_w, qkvC * C, at + "qkv");
+    expect_size(b.qkv_b, bias * qkvC, at + "qkv bias");
+    expect_size(b.attn_proj_w, C * C, at + "attention projection");
+    expect_size(b.attn_proj_b, bias * C, at + "attention projection bias");
+    expect_size(b.norm2_w, C, at + "norm 2");
+    expect_size(b.norm2_b, ln && s.biases ? C : 0, at + "norm 2 bias");
+    expect_size(b.fc_w, (gelu ? 1 : 2) * F * C, at + "MLP up");
+    expect_size(b.fc_b, bias * (gelu ? 1 : 2) * F, at + "MLP up bias");
+    expect_size(b.proj_w, C * F, at + "MLP down");
+    expect_size(b.proj_b, bias * C, at + "MLP down bias");
+  }
+  expect_size(weights_.normf_w, C, "the final norm");
+  expect_size(weights_.normf_b, ln && s.biases ? C : 0, "the final norm bias");
+  if (!weights_.lm_head.empty()) expect_size(weights_.lm_head, V * C, "lm_head");
+}
+
+void Transformer::final_norm(float* out, const float* residual, std::size_t n) const {
+  const nn::ModelShape& s = config_.shape;
+  const auto eps = static_cast<float>(s.norm_eps);
+  if (s.norm == nn::Norm::layernorm)
+    layernorm_forward(out, nullptr, nullptr, residual, weights_.normf_w.data(),
+                      weights_.normf_b.empty() ? nullptr : weights_.normf_b.data(), n, s.d, eps);
+  else rmsnorm_forward(out, nullptr, residual, weights_.normf_w.data(), n, s.d, eps);
+}
+
+void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
+  const std::vector<float>& W = weights_.lm_head.empty() ? weights_.wte : weights_.lm_head;  // (V, C)
+  matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads);
+}
+
+double Transformer::flops(std::size_t T, std::size_t head_rows) const {
+  const nn::ModelShape& s = config_.shape;
+  const double C = static_cast<double>(s.d), F = static_cast<double>(s.ffn), hs = C / static_cast<double>(s.heads);
+  const double qkvC = static_cast<double>(s.heads + 2 * s.kv_heads) * hs;
+  const double linear = C * qkvC + C * C + (s.mlp == nn::Mlp::gelu ? 2 : 3) * C * F;  // weights per block
+  const double t = static_cast<double>(T);
+  const double attention = 2.0 * 2.0 * C * t * (t + 1) / 2;  // QK^T and PV over the causal half
+  return static_cast<double>(s.layers) * (2.0 * t * linear + attention) +
+         2.0 * static_cast<double>(head_rows) * static_cast<double>(s.V) * C;
+}
+
+ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const ForwardOptions& o) const {
+  const nn::ModelShape& s = config_.shape;
+  const std::size_t T = ids.size(), C = s.d, V = s.V, F = s.ffn, NH = s.heads, NKV = s.kv_heads, hs = C / NH;
+  const std::size_t qkvC = (NH + 2 * NKV) * hs;
+  const bool gelu = s.mlp == nn::Mlp::gelu, rope = s.positional == nn::Positional::rope;
+  if (T == 0) throw InputError("no tokens to run the model on");
+  if (T > s.context)
+    throw InputError(fmt::format("{} tokens; the model's context is {} (shorten the text)", T, s.context));
+  for (std::size_t t = 0; t < T; ++t)
+    if (ids[t] < 0 || static_cast<std::size_t>(ids[t]) >= V) throw IdError(ids[t], t, static_cast<std::int64_t>(V));
+  const auto eps = static_cast<float>(s.norm_eps);
+
+  std::vector<float> residual(T * C), ln(T * C), qkv(T * qkvC), atty(T * C), tmp(T * C);
+  std::vector<float> fch(T * F * (gelu ? 1 : 2)), fch_act(T * F), mean(T), rstd(T);
+  std::vector<float> cos, sin;
+  if (rope) {
+    const std::vector<float> inv_freq = inv_freq_for(config_, hs);
+    cos.resize(T * hs / 2);
+    sin.resize(T * hs / 2);
+    rope_tables(cos.data(), sin.data(), inv_freq.data(), T, hs);
+  }
+  const auto norm = [&](float* out, const float* inp, const std::vector<float>& w, const std::vector<float>& b) {
+    if (s.norm == nn::Norm::layernorm)
+      layernorm_forward(out, mean.data(), rstd.data(), inp, w.data(), b.empty() ? nullptr : b.data(), T, C, eps);
+    else rmsnorm_forward(out, rstd.data(), inp, w.data(), T, C, eps);
+  };
+  const auto bias = [](const std::vector<float>& b) { return b.empty() ? nullptr : b.data(); };
+
+  ForwardResult r;
+  r.T = T;
+  r.V = V;
+  encoder_forward(residual.data(), ids.data(), weights_.wte.data(),  // (T,C)
+                  weights_.wpe.empty() ? nullptr : weights_.wpe.data(), 1, T, C);
+  if (o.keep_layers) r.layers.push_back(residual);
+  for (const BlockWeights& b : weights_.blocks) {
+    norm(ln.data(), residual.data(), b.norm1_w, b.norm1_b);                                       // (T,C)
+    matmul_forward(qkv.data(), ln.data(), b.qkv_w.data(), bias(b.qkv_b), T, C, qkvC, o.threads);  // (T,qkvC)
+    if (rope) rope_forward(qkv.data(), cos.data(), sin.data(), 1, T, NH, NKV, hs);
+    attention_forward(atty.data(), nullptr, qkv.data(), 1, T, NH, NKV, hs, o.threads);  // (T,C)
+    matmul_forward(tmp.data(), atty.data(), b.attn_proj_w.data(), bias(b.attn_proj_b), T, C, C, o.threads);
+    residual_forward(residual.data(), residual.data(), tmp.data(), T * C);
+    norm(ln.data(), residual.data(), b.norm2_w, b.norm2_b);
+    if (gelu) {
+      matmul_forward(fch.data(), ln.data(), b.fc_w.data(), bias(b.fc_b), T, C, F, o.threads);  // (T,F)
+      gelu_forward(fch_act.data(), fch.data(), T * F);
+    } else {
+      matmul_forward(fch.data(), ln.data(), b.fc_w.data(), bias(b.fc_b), T, C, 2 * F, o.threads);  // (T,2F)
+      swiglu_forward(fch_act.data(), fch.data(), T, F);                                            // (T,F)
+    }
+    matmul_forward(tmp.data(), fch_act.data(), b.proj_w.data(), bias(b.proj_b), T, F, C, o.threads);  // (T,C)
+    residual_forward(residual.data(), residual.data(), tmp.data(), T * C);
+    if (o.keep_layers) r.layers.push_back(residual);
+  }
+  if (o.no_logits) return r;
+  const std::size_t rows = o.last_only ? 1 : T, first = T - rows;
+  final_norm(ln.data(), residual.data() + first * C, rows);
+  r.logits.resize(rows * V);  // (rows, V)
+  head(r.logits.data(), ln.data(), rows, o.threads);
+  return r;
+}
+
+}  // namespace lumen::model
