@@ -37,12 +37,12 @@ std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t h = 0xcbf29c
     l ^= l >> 31;
   };
   for (; n >= 32; n -= 32, p += 32)
-    for (int i = 0; i < 4; ++i) {
+    for (std::size_t i = 0; i < 4; ++i) {
       std::uint64_t w = 0;
       std::memcpy(&w, p + 8 * i, 8);
       step(lane[i], w);
     }
-  for (int i = 0; n != 0; i = (i + 1) % 4) {
+  for (std::size_t i = 0; n != 0; i = (i + 1) % 4) {
     std::uint64_t w = 0;
     const std::size_t take = std::min<std::size_t>(n, 8);
     std::memcpy(&w, p, take);
