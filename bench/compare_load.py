@@ -55,6 +55,8 @@ def write_binary_tables(directory):
             f.write(len(header).to_bytes(8, "little"))
             f.write(header)
             f.write(E.tobytes())
+    # A GPT-2-sized table without a vocabulary (rows labelled "0".."50256"): open plus one query.
+    np.save(os.path.join(directory, "gpt2.npy"), rng.normal(0, 0.3, size=(50257, 768)).astype(np.float32))
 
 
 def peak_rss(cmd):
@@ -69,14 +71,32 @@ def peak_rss(cmd):
     return int(proc.stderr.strip().splitlines()[-1]) / 1024
 
 
-def median_time(fn, repetitions):
+def median_time(fn, repetitions, cpu=None):
+    """Median wall time of fn; with a list `cpu`, the median CPU time of this process (user+sys) is appended."""
     fn()  # warm the page cache
-    times = []
+    times, cpus = [], []
     for _ in range(repetitions):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         fn()
         times.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - start_cpu)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times)
+
+
+def child_time(cmd, repetitions):
+    """Median wall and CPU (user+sys of the child) seconds of a command run to completion."""
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # warm
+    walls, cpus = [], []
+    for _ in range(repetitions):
+        before = os.times()
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - start)
+        after = os.times()
+        cpus.append(after.children_user - before.children_user + after.children_system - before.children_system)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def lumen_times(build, directory, threads, repetitions, text_only=False):
@@ -89,13 +109,15 @@ def lumen_times(build, directory, threads, repetitions, text_only=False):
                           "--benchmark_report_aggregates_only=true"] +
                          (["--benchmark_filter=Text/"] if text_only else []),
                          env=env, check=True, capture_output=True, text=True).stdout
-    times = {}
+    times = {}  # name -> real seconds; "cpu " + name -> CPU seconds of the whole process (all threads)
     for b in json.loads(out)["benchmarks"]:
         if b.get("aggregate_name", "median" if repetitions == 1 else None) != "median":
             continue  # (one repetition reports no aggregates: its one run is the median)
         assert b["time_unit"] == "ms"
         kind, name = b["run_name"].split("/")[:2]
-        times[("cached " if kind == "CachedText" else "") + name] = b["real_time"] / 1e3
+        prefix = {"CachedText": "cached ", "OpenQuery": "open+query ", "Query": "query "}.get(kind, "")
+        times[prefix + name] = b["real_time"] / 1e3
+        times["cpu " + prefix + name] = b["cpu_time"] / 1e3
         if kind == "CachedText":
             times["first " + name] = b["first_ms"] / 1e3
     return times
@@ -124,12 +146,17 @@ def main():
         print(f"# threads {args.threads} (gensim is single-threaded); times are medians; ratio = peer / lumen")
         for name in texts:
             path = os.path.join(d, name)
-            g = median_time(lambda: KeyedVectors.load_word2vec_format(path, binary=False), min(args.repetitions, 3))
-            mbs = os.path.getsize(path) / 1e6 / lumen[name]
+            gc = []
+            g = median_time(lambda: KeyedVectors.load_word2vec_format(path, binary=False), min(args.repetitions, 3), gc)
+            mb = os.path.getsize(path) / 1e6
+            c1, c2 = lumen["cpu " + name], lumen_all["cpu " + name]
             print(f"parse {name[5:-4]:>12} word2vec text  gensim {g * 1e3:9.1f} ms  lumen {lumen[name] * 1e3:8.1f} ms"
-                  f"  ratio {g / lumen[name]:6.1f}x  ({mbs:.0f} MB/s)   (lumen {args.threads2} threads "
+                  f"  ratio {g / lumen[name]:6.1f}x  ({mb / lumen[name]:.0f} MB/s)   (lumen {args.threads2} threads "
                   f"{lumen_all[name] * 1e3:.1f} ms, {g / lumen_all[name]:.1f}x, "
                   f"{lumen[name] / lumen_all[name]:.2f}x its {args.threads}-thread time)")
+            print(f"      CPU seconds (user+sys)  gensim {gc[0] * 1e3:9.1f} ms  lumen {c1 * 1e3:8.1f} ms  ratio "
+                  f"{gc[0] / c1:6.1f}x  ({mb / c1:.0f} MB per CPU-second)   (lumen {args.threads2} threads "
+                  f"{c2 * 1e3:.1f} ms CPU)")
         big = os.path.join(d, "text_50000x300.txt")
         lumen_exe = os.path.join(args.build, "lumen")
         gensim_rss = peak_rss([sys.executable, "-c", "import sys; from gensim.models import KeyedVectors; "
@@ -143,12 +170,23 @@ def main():
                   end="")
         print(f"  (lumen with no table: {peak_rss([lumen_exe, 'params', 'gpt2', '--json']):.0f} MB)")
         name = "text_50000x300.txt"
+        print(f"cache 50000x300 text, CPU (all threads): parse {lumen['cpu ' + name] * 1e3:.1f} ms, later opens "
+              f"{lumen['cpu cached ' + name] * 1e3:.2f} ms: {lumen['cpu ' + name] / lumen['cpu cached ' + name]:.0f}x")
         print(f"cache 50000x300 text ({args.threads} thread(s)): first open (parse + write the entry) "
               f"{lumen['first ' + name] * 1e3:.1f} ms, parse alone {lumen[name] * 1e3:.1f} ms, later opens (map the "
               f"entry) {lumen['cached ' + name] * 1e3:.2f} ms: {lumen[name] / lumen['cached ' + name]:.0f}x the parse"
               f" (target >= 100x)")
         if args.text_only:
             return
+        oq, q = lumen["open+query gpt2.npy"], lumen["query gpt2.npy"]
+        print(f"open + one query, 50257 x 768 .npy (no vocabulary): open+query {oq * 1e3:.2f} ms, query alone "
+              f"{q * 1e3:.2f} ms: {oq / q:.2f}x (target <= 1.2x)")
+        gpt2 = os.path.join(d, "gpt2.npy")
+        print(f"  (CPU, all threads: open+query {lumen['cpu open+query gpt2.npy'] * 1e3:.2f} ms, query alone "
+              f"{lumen['cpu query gpt2.npy'] * 1e3:.2f} ms: {lumen['cpu open+query gpt2.npy'] / lumen['cpu query gpt2.npy']:.2f}x)")
+        cli, cli_cpu = child_time([lumen_exe, "neighbours", gpt2, "123", "--json"], args.repetitions)
+        print(f"`lumen neighbours gpt2.npy 123 --json` (a whole process: start, open, norms, search, print): "
+              f"{cli * 1e3:.1f} ms wall, {cli_cpu * 1e3:.1f} ms CPU")
         for name in [f"{t}.{ext}" for ext in ("npy", "safetensors") for t in BINARY_TABLES]:
             path = os.path.join(d, name)
             size = os.path.getsize(path)

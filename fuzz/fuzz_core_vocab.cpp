@@ -1,7 +1,8 @@
 // Fuzzes lumen::Vocab against a plain model: the bytes are a script of operations on tokens (any bytes,
 // invalid UTF-8 and empty tokens included). Ids must stay dense and stable, duplicates rejected, find/require
 // agree, unknown tokens throw UnknownTokenError with suggestions that are vocabulary tokens, and truncate
-// forgets exactly the dropped tokens. Any disagreement aborts.
+// forgets exactly the dropped tokens, whether the vocabulary started empty, numbered or from_unique. Any
+// disagreement aborts.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +40,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::map<std::string, lumen::Id> ids;  // token -> id
   const std::uint8_t* p = data;
   const std::uint8_t* end = data + size;
+  // The first byte picks the start: empty, numbered (labels parsed, not hashed) or from_unique (index deferred).
+  if (p != end) {
+    const std::size_t n = (*p / 3) % 20;
+    const int start = *p++ % 3;
+    if (start != 0) {
+      for (std::size_t i = 0; i < n; ++i) {
+        tokens.push_back(start == 1 ? std::to_string(i) : "u" + std::to_string(i));
+        ids[tokens.back()] = static_cast<lumen::Id>(i);
+      }
+      v = start == 1 ? lumen::Vocab::numbered(n) : lumen::Vocab::from_unique(tokens);
+    }
+  }
   int ops = 0;
   while (p != end && ++ops < 256) {
     const std::uint8_t op = *p++;

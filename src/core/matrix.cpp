@@ -19,6 +19,21 @@ constexpr std::size_t kHugePage = std::size_t{2} << 20;
 void Matrix::AlignedFree::operator()(std::byte* p) const { std::free(p); }
 
 Matrix::Matrix(std::size_t rows, std::size_t cols, DType dtype) : rows_(rows), cols_(cols), dtype_(dtype) {
+  allocate(true);
+}
+
+Matrix Matrix::uninitialized(std::size_t rows, std::size_t cols, DType dtype) {
+  Matrix m;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.dtype_ = dtype;
+  m.allocate(false);
+  return m;
+}
+
+void Matrix::allocate(bool zero) {
+  const std::size_t rows = rows_, cols = cols_;
+  const DType dtype = dtype_;
   const std::size_t esz = dtype_size(dtype);
   if (cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols / esz)
     throw Error(fmt::format("matrix {} x {} is too large", rows, cols));
@@ -35,7 +50,8 @@ Matrix::Matrix(std::size_t rows, std::size_t cols, DType dtype) : rows_(rows), c
 #ifdef MADV_HUGEPAGE
   if (huge) (void)madvise(p, alloc, MADV_HUGEPAGE);  // advice only: without THP the pages stay 4 KB
 #endif
-  std::memset(p, 0, alloc);
+  if (zero) std::memset(p, 0, alloc);
+  else std::memset(static_cast<std::byte*>(p) + bytes, 0, alloc - bytes);  // the rounding up: never garbage
   storage_ = std::shared_ptr<std::byte>(static_cast<std::byte*>(p), AlignedFree{});
   data_ = storage_.get();
 }
@@ -53,7 +69,7 @@ Matrix Matrix::borrow(const void* data, std::size_t rows, std::size_t cols, DTyp
 }
 
 Matrix Matrix::clone() const {
-  Matrix m(rows_, cols_, dtype_);
+  Matrix m = uninitialized(rows_, cols_, dtype_);                // every byte copied below
   if (m.data_ != nullptr) std::memcpy(m.data_, data_, bytes());  // null iff bytes() == 0
   return m;
 }

@@ -4,6 +4,8 @@
 // eight are there. Anything else (more than 19 digits, large exponents, nan, inf) takes the reference path.
 #include "lumen/io/parse_float.hpp"
 
+#include "io/parse_float_fast.hpp"
+
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -15,41 +17,7 @@ namespace lumen::io {
 
 namespace {
 
-// Exact powers of ten as doubles (10^22 is the largest exactly representable).
-constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-// Their reciprocals, correctly rounded (for the division-free path below).
-constexpr double kInvPow10[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,  1e-8,  1e-9,  1e-10, 1e-11,
-                                1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
-constexpr std::uint64_t kPow10Int[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
-
-inline bool is_digit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
-
-inline std::uint64_t load8(const char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);  // little-endian: p[0] in the low byte
-  return v;
-}
-
-// How many of the eight bytes, from the first, are '0'..'9'. A byte is a digit when its high nibble is 3 and
-// adding 6 leaves it 3; the lowest byte failing either test ends the run. (A carry out of a byte >= 0xFA can
-// spoil the test of the byte after it, but that byte comes after a non-digit and is not counted anyway.)
-inline int leading_digits(std::uint64_t v) {
-  const std::uint64_t high = (v & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
-  const std::uint64_t low = ((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
-  const std::uint64_t bad = high | low;
-  return bad == 0 ? 8 : std::countr_zero(bad) / 8;
-}
-
-// The value of eight ASCII digits (first digit most significant): pairs, then quads, then the eight.
-inline std::uint32_t eight_digits_value(std::uint64_t v) {
-  v -= 0x3030303030303030ull;
-  v = v * 10 + (v >> 8);  // byte 2i holds the pair (digit 2i, digit 2i+1)
-  const std::uint64_t pairs02 = v & 0x000000FF000000FFull, pairs13 = (v >> 16) & 0x000000FF000000FFull;
-  v = (pairs02 * (100 + (1000000ull << 32)) + pairs13 * (1 + (10000ull << 32))) >> 32;
-  return static_cast<std::uint32_t>(v);
-}
+using namespace detail;  // the tables and SWAR helpers (io/parse_float_fast.hpp)
 
 // Appends one digit to m. Significant digits are counted before the multiplication: counting m != 0 after it
 // missed a twentieth digit that wrapped m to exactly 0 (2^64 = 18446744073709551616). False past 19 digits.
@@ -78,6 +46,7 @@ const char* parse_float_reference(const char* p, const char* e, float& out) {
 }
 
 const char* parse_float(const char* p, const char* e, float& out) {
+  if (const char* q = detail::parse_float_common(p, e, out)) return q;
   const char* q = p;
   bool neg = false;
   if (q < e && (*q == '-' || *q == '+')) neg = *q++ == '-';
@@ -98,8 +67,7 @@ const char* parse_float(const char* p, const char* e, float& out) {
       std::uint64_t chunk = load8(q);
       const int n = leading_digits(chunk);
       if (n == 0) break;
-      if (n < 8) chunk = (chunk << (8 * (8 - n))) | (0x3030303030303030ull >> (8 * n));
-      m = m * kPow10Int[n] + eight_digits_value(chunk);
+      m = m * kPow10Int[n] + digits_value(chunk, n);
       digits += m != 0 ? n : 0;  // counts leading zeros of the run too: errs towards the reference path
       q += n;
       if (n < 8) break;
@@ -126,13 +94,7 @@ const char* parse_float(const char* p, const char* e, float& out) {
   if (e10 >= 0) {
     v *= kPow10[e10];  // exact operands: correctly rounded
   } else {
-    // m / 10^k is the correctly rounded double d; its float is what is wanted. m * (1/10^k) is within 3 ulps of
-    // d, so the two round to the same float unless a float rounding midpoint lies that close (the 29 bits a
-    // double has beyond a float's mantissa then read near 0x10000000): only then divide. The result lies in
-    // float's normal range (m < 2^53, k <= 22), where those 29 bits are exactly the bits rounded away.
-    const double approx = v * kInvPow10[-e10];
-    const std::uint64_t below = std::bit_cast<std::uint64_t>(approx) & 0x1FFFFFFFull;
-    v = below - 0x10000000ull + 16 > 32 ? approx : v / kPow10[-e10];
+    v = divide_pow10(v, -e10);  // m / 10^k, rounded once to double (then to float below, as gensim's float())
   }
   out = static_cast<float>(neg ? -v : v);
   return q;

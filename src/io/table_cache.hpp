@@ -15,7 +15,7 @@ namespace lumen::io::detail {
 struct Fingerprint {
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
-  std::uint64_t head_hash = 0;  // FNV-1a 64 of the first 64 KB
+  std::uint64_t head_hash = 0;  // hash64 (table_cache.cpp) of the first 64 KB
   bool operator==(const Fingerprint&) const = default;
 };
 

@@ -32,14 +32,17 @@ Table assemble(const std::vector<std::string_view>& words, Matrix E, const ReadC
   t.vocab.reserve(n);
   std::vector<std::size_t> kept;  // filled only once a duplicate shows up
   for (std::size_t i = 0; i < n; ++i) {
+    std::optional<Id> added;
     std::string token;
     if (utf8_invalid_at(words[i]) == std::string_view::npos) {
-      token.assign(words[i]);
+      added = t.vocab.add(std::string(words[i]));  // moved in: no second copy
+      if (!added) token.assign(words[i]);
     } else {
       const Location at = where(i);
       token = clean_token(words[i], cx, at.line, at.offset);
+      added = t.vocab.add(token);
     }
-    if (!t.vocab.add(token)) {
+    if (!added) {
       if (cx.report.duplicates == 0) {
         cx.report.first_duplicate = token;
         kept.reserve(n);
@@ -50,8 +53,8 @@ Table assemble(const std::vector<std::string_view>& words, Matrix E, const ReadC
       kept.push_back(i);
     }
   }
-  if (cx.report.duplicates != 0) {  // compact E to the kept rows
-    Matrix K(kept.size(), E.cols(), E.dtype());
+  if (cx.report.duplicates != 0) {                                       // compact E to the kept rows
+    Matrix K = Matrix::uninitialized(kept.size(), E.cols(), E.dtype());  // every row copied below
     std::byte* dst = K.mutable_data();
     for (std::size_t r = 0; r < kept.size(); ++r)
       std::memcpy(dst + r * K.row_bytes(), E.row_ptr(kept[r]), K.row_bytes());

@@ -51,6 +51,7 @@ AtomicFile open_output(const std::string& path) {
 
 // Rows labelled "0".."V-1" need no .npy vocabulary file.
 bool numbered(const Table& t) {
+  if (t.vocab.is_numbered()) return true;
   for (std::size_t r = 0; r < t.V(); ++r)
     if (t.vocab.token(static_cast<Id>(r)) != std::to_string(r)) return false;
   return true;

@@ -11,6 +11,7 @@ namespace lumen::text {
 bool rows_are_numbered(const Vocab& vocab) {
   const std::size_t n = vocab.size();
   if (n == 0) return false;
+  if (vocab.is_numbered()) return true;
   for (std::size_t i : {std::size_t{0}, n / 2, n - 1})
     if (vocab.token(static_cast<Id>(i)) != std::to_string(i)) return false;
   return true;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -38,6 +39,21 @@ TEST(Matrix, LargeOwnedStartsOnA2MbPageAndIsZeroed) {
   EXPECT_EQ(nonzero, 0u);
   m.set(4999, 999, 1.0f);  // the last element is writable
   EXPECT_EQ(m.f32().back(), 1.0f);
+}
+
+TEST(Matrix, UninitializedIsOwnedAlignedWritableAndClonesExactly) {
+  Matrix small = Matrix::uninitialized(3, 5, DType::f16);
+  EXPECT_TRUE(small.owned());
+  EXPECT_EQ(small.rows(), 3u);
+  EXPECT_EQ(small.dtype(), DType::f16);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 64, 0u);
+  Matrix big = Matrix::uninitialized(5000, 1000);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % (std::uintptr_t{2} << 20), 0u);
+  for (std::size_t i = 0; i < big.size(); ++i) big.f32_mut()[i] = static_cast<float>(i % 977);
+  const Matrix c = big.clone();  // clone allocates uninitialized and copies every byte
+  EXPECT_TRUE(std::equal(c.f32().begin(), c.f32().end(), big.f32().begin()));
+  EXPECT_TRUE(Matrix::uninitialized(0, 4).empty());
+  EXPECT_THROW(Matrix::uninitialized(std::numeric_limits<std::size_t>::max() / 2, 4), Error);
 }
 
 TEST(Matrix, ConvertsBetweenTypes) {

@@ -41,13 +41,18 @@ void expect_same_at_every_thread_count(const std::string& path, std::optional<Fo
 }
 
 const char* const kBadRows[] = {
-    "",              // a blank line inside the table
-    "x 1",           // too few values
-    "x 1 2 3 4",     // too many
-    "x 1 two 3",     // not a number
-    " 1 2 3",        // no word
-    "x 1 2 3e",      // a cut exponent
-    "bad\xff 1 2 3"  // invalid UTF-8
+    "",               // a blank line inside the table
+    "x 1",            // too few values
+    "x 1 2 3 4",      // too many
+    "x 1 two 3",      // not a number
+    " 1 2 3",         // no word
+    "x 1 2 3e",       // a cut exponent
+    "bad\xff 1 2 3",  // invalid UTF-8
+    // Values long enough (17 bytes before the row's end) for parse_float's two-load path, bad inside it:
+    "x 0.1234567 0.12345x7 0.2500000",    // junk in the fraction
+    "x -0.1234567 0.1234567e 0.2500000",  // a cut exponent
+    "x 0.1234567 0.1234567.5 0.2500000",  // a second point
+    "x 0.1234567 --0.123456 0.2500000",   // two signs
 };
 
 TEST(ParallelParse, BadInputCorpusGivesTheSameErrorAtEveryThreadCount) {

@@ -16,6 +16,9 @@ class Matrix {
   Matrix() = default;
   // Zero-filled, owned, 64-byte aligned.
   Matrix(std::size_t rows, std::size_t cols, DType dtype = DType::f32);
+  // Owned and aligned the same, its bytes not set: for a caller that writes every element before reading any (a
+  // parser filling rows from several threads touches its own pages first, instead of one serial memset).
+  static Matrix uninitialized(std::size_t rows, std::size_t cols, DType dtype = DType::f32);
   // Borrows `data` (rows*cols elements of dtype); `keepalive` owns whatever backs it.
   static Matrix borrow(const void* data, std::size_t rows, std::size_t cols, DType dtype,
                        std::shared_ptr<const void> keepalive = nullptr);
@@ -58,6 +61,7 @@ class Matrix {
   Matrix head(std::size_t n) const;
 
  private:
+  void allocate(bool zero);  // storage for rows_ x cols_ of dtype_ (zero: every byte 0, else only the padding)
   struct AlignedFree {
     void operator()(std::byte* p) const;
   };
