@@ -23,7 +23,7 @@ Matrix table(std::size_t n, std::size_t d, double power, std::uint64_t seed) {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < d; ++j)
       X.set(i, j, static_cast<float>(rng.normal() / std::pow(1.0 + static_cast<double>(j), power) + (j == 0 ? 2 : 0)));
-  for (std::size_t i = 10; i < 20; ++i)
+  for (std::size_t i = 10; i < 20 && i + 100 < n; ++i)
     for (std::size_t j = 0; j < d; ++j) X.set(i + 100, j, X.at(i, j));
   return X;
 }
