@@ -152,5 +152,10 @@ TEST(CliCompare, HeadsOfASafetensorsCheckpointAreItsEmbeddingAndLmHead) {
   EXPECT_EQ(tied.code, 1) << show(tied);
   EXPECT_NE(tied.err.find("no output head tensor"), std::string::npos) << show(tied);
   EXPECT_NE(tied.err.find("tied"), std::string::npos) << show(tied);
+  // The explorer loads the head the same way, and refuses the same checkpoint before it serves anything.
+  const CliRun serve_tied = lumen("serve " + q("tied.safetensors") + " --heads --port 0");
+  EXPECT_EQ(serve_tied.code, 1) << show(serve_tied);
+  EXPECT_NE(serve_tied.err.find("no output head tensor"), std::string::npos) << show(serve_tied);
+  EXPECT_EQ(lumen("serve " + q("untied.safetensors") + " --head x.vec --port 0").code, 2);
   std::filesystem::remove_all(dir);
 }
