@@ -10,6 +10,8 @@ lumen's time is its own `seconds` (table loaded, honesty numbers off with --samp
 trustworthiness (k = 10) of each map against the same rows. Parity target: lumen >= umap-learn - 0.01.
 
   /usr/bin/python3 bench/compare_umap.py --synthetic 50000     # lumen alone on a 50,000 x 100 table (under a minute?)
+  /usr/bin/python3 bench/compare_umap.py --top 0 --knn-both    # lumen alone, the whole table, exact kNN graph vs HNSW's:
+                                                               # time and trustworthiness@10 of each
 """
 import argparse
 import json
@@ -32,9 +34,13 @@ def main():
     ap.add_argument("--min-dist", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--synthetic", type=int, default=0, help="time lumen alone on N x 100 synthetic rows")
+    ap.add_argument("--knn", default="auto", help="lumen's kNN graph: auto, exact or hnsw")
+    ap.add_argument("--knn-both", action="store_true", help="lumen alone, exact kNN graph against HNSW's")
     a = ap.parse_args()
     if a.synthetic:
         return synthetic(a)
+    if a.knn_both:
+        return knn_both(a)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ[var] = str(a.threads)
     import umap
@@ -66,6 +72,29 @@ def main():
           f"{t_lumen - t_peer:+.4f} (parity: >= -0.01)")
 
 
+def read_rows(path, top):
+    with open(path, encoding="utf8") as f:
+        n, _ = map(int, f.readline().split())
+        top = n if top <= 0 else min(top, n)
+        return np.array([[float(v) for v in next(f).rstrip().split(" ")[1:]] for _ in range(top)], dtype=np.float32)
+
+
+def knn_both(a):
+    """The same map from the exact kNN graph and from HNSW's: lumen's time and trustworthiness@10 of each."""
+    from sklearn.manifold import trustworthiness
+    X = read_rows(a.table, a.top)
+    print(f"# lumen UMAP, exact kNN graph vs HNSW's: {X.shape[0]} x {X.shape[1]} ({os.path.basename(a.table)}), "
+          f"n_neighbors {a.neighbors}, min_dist {a.min_dist}, Euclidean, {a.threads} threads")
+    for knn in ("exact", "hnsw"):
+        out = subprocess.run([a.lumen, "--threads", str(a.threads), "project", a.table, "--method", "umap", "--top",
+                              str(X.shape[0]), "--metric", "euclidean", "--neighbors", str(a.neighbors), "--min-dist",
+                              str(a.min_dist), "--seed", str(a.seed), "--sample", "0", "--knn", knn, "--json"],
+                             check=True, capture_output=True, text=True).stdout
+        r = json.loads(out)
+        Y = np.array([[p["x"], p["y"]] for p in r["points"]])
+        print(f"{knn:6} {r['seconds']:.3f} s  trustworthiness@10 {trustworthiness(X, Y, n_neighbors=10):.4f}")
+
+
 def synthetic(a):
     """N x 100 rows in 300 clusters with a decaying spectrum, as .npy + vocabulary; lumen's own time."""
     rng = np.random.default_rng(1)
@@ -79,7 +108,7 @@ def synthetic(a):
             f.write("".join(f"w{i}\n" for i in range(n)))
         out = subprocess.run([a.lumen, "--threads", str(a.threads), "project", path, "--vocab", vocab, "--method",
                               "umap", "--neighbors", str(a.neighbors), "--min-dist", str(a.min_dist), "--sample", "0",
-                              "--json"], check=True, capture_output=True, text=True).stdout
+                              "--knn", a.knn, "--json"], check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     print(f"# lumen UMAP alone: {n} x {d} synthetic, n_neighbors {a.neighbors}, {a.threads} threads")
     print(f"lumen  {r['seconds']:.3f} s ({len(r['points'])} points, {r['epochs']} epochs)")

@@ -51,7 +51,7 @@ function strip(canvas, values, highlight = -1) {
 }
 
 // ---- views ----
-const views = ['token', 'similarity', 'arithmetic', 'map', 'calculator'];
+const views = ['token', 'similarity', 'arithmetic', 'map', 'compare', 'calculator'];
 function show(view) {
   for (const v of views) $('#view-' + v).hidden = v !== view;
   for (const b of document.querySelectorAll('nav button')) b.classList.toggle('active', b.dataset.view === view);
@@ -215,26 +215,77 @@ $('#map').addEventListener('click', (ev) => {
     $('#map-neighbours').innerHTML = `<h3>neighbours of ${esc(p.display ?? p.token)} (in the full space)</h3>` + neighbourTable(r.neighbours);
   });
 });
-async function drawProjection(table, method, top) {
-  $('#map-status').textContent = 'computing…';
-  let r = await api('projection', { table, method, top });
+// A background job (projection, comparison): start it, show its progress in STATUS, return its result.
+async function runJob(route, params, status) {
+  status.textContent = 'computing…';
+  let r = await api(route, params);
   while (!r.done) {
-    $('#map-status').textContent = `computing… ${Math.round(100 * (r.progress || 0))}%`;
+    status.textContent = `computing… ${Math.round(100 * (r.progress || 0))}%`;
     await new Promise((res) => setTimeout(res, 300));
     r = await api('job', { id: r.job });
   }
-  const res = r.result;
+  return r.result;
+}
+const pct = (x) => (100 * x).toFixed(1) + '%';
+async function drawProjection(table, method, top, seeds = 1) {
+  const res = await runJob('projection', { table, method, top, seeds }, $('#map-status'));
   mapPoints = res.points; hovered = -1; fitView(); drawMap();
   $('#map-status').textContent = `${res.points.length} points`;
   $('#map-caption').textContent = res.caption || '';
+  // The honesty numbers, the same for t-SNE and UMAP: neighbours kept per seed, and agreement across seeds.
+  const rows = [];
+  if (res.explained_variance) rows.push(['variance the two axes hold', pct(res.explained_variance.reduce((a, b) => a + b, 0))]);
+  if (res.preservation && res.preservation.length) {
+    rows.push([`${res.k}-NN kept from the original space` + (res.seeds ? ` (seed ${res.seeds.join(', ')})` : ''),
+      res.preservation.map(pct).join(', ')]);
+  }
+  if (res.agreement !== undefined) rows.push([`maps agree (${res.k}-NN Jaccard across ${res.seeds.length} seeds)`, pct(res.agreement)]);
+  if (res.kl !== undefined) rows.push(['final KL (t-SNE)', fmt(res.kl, 3)]);
+  if (res.umap) rows.push(['UMAP', `${res.umap.neighbors} neighbours, min_dist ${res.umap.min_dist}, ${res.umap.epochs} epochs`]);
+  $('#map-honesty').innerHTML = rows.length ? '<table id="map-numbers">' + rows.map(([k, v]) =>
+    `<tr><td>${esc(k)}</td><td class="num">${esc(v)}</td></tr>`).join('') + '</table>' : '';
 }
 $('#map-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
-  guarded(() => drawProjection($('#map-table').value, $('#map-method').value, Number($('#map-top').value)));
+  guarded(() => drawProjection($('#map-table').value, $('#map-method').value, Number($('#map-top').value),
+    Number($('#map-seeds').value)));
 });
 $('#map-toy').addEventListener('click', () => {
   $('#map-table').value = 'toy'; $('#map-method').value = 'pca';
   guarded(() => drawProjection('toy', 'pca', 1000));
+});
+
+// ---- compare ----
+function neighbourWords(list) {
+  return list.map((n) => `<span title="cosine ${fmt(n.cosine)}">${esc(n.word)}</span>`).join(' ');
+}
+$('#cmp-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  guarded(async () => {
+    const a = $('#cmp-a').value, b = $('#cmp-b').value;
+    const r = await runJob('compare', { a, b, k: Number($('#cmp-k').value), top: Number($('#cmp-top').value), moved: 15 },
+      $('#cmp-status'));
+    $('#cmp-status').textContent = `${r.n} words compared in ${fmt(r.seconds, 2)} s`;
+    const hist = r.overlap.histogram.map((c, j) => `<tr><td class="num">${j}/${r.k}</td><td class="num">${pct(c / r.n)}</td>` +
+      `<td><span class="bar" data-w="${c / r.n}"></span></td></tr>`).join('');
+    const proc = r.procrustes
+      ? `${fmt(r.procrustes.residual)} (${pct(r.procrustes.relative_residual)} of |B|)${r.procrustes.reflection ? ', with a reflection' : ''}`
+      : esc(r.procrustes_skipped);
+    $('#cmp-result').innerHTML =
+      `<table id="cmp-summary"><tr><td>A</td><td>${esc(r.a.source)} (${r.a.V} × ${r.a.d})</td></tr>` +
+      `<tr><td>B</td><td>${esc(r.b.source)} (${r.b.V} × ${r.b.d})</td></tr>` +
+      `<tr><td>shared words</td><td class="num">${r.shared}${r.n < r.shared ? ` (compared: the first ${r.n})` : ''}</td></tr>` +
+      `<tr><td>neighbour overlap@${r.k}</td><td class="num">mean <b id="cmp-overlap">${fmt(r.overlap.mean)}</b>, median ${fmt(r.overlap.median)}</td></tr>` +
+      `<tr><td>Procrustes residual |AR − B|</td><td class="num" id="cmp-procrustes">${proc}</td></tr>` +
+      `<tr><td>linear CKA</td><td class="num" id="cmp-cka">${fmt(r.cka)}</td></tr></table>` +
+      `<h3>overlap@${r.k}, share of words</h3><table class="hist">${hist}</table>` +
+      `<h3>words whose neighbourhoods moved most</h3><table id="cmp-moved"><tr><th>word</th><th class="num">overlap</th>` +
+      `<th>neighbours in A</th><th>neighbours in B</th></tr>` +
+      r.moved.map((m) => `<tr><td><b>${esc(m.word)}</b></td><td class="num">${fmt(m.overlap, 2)}</td>` +
+        `<td>${neighbourWords(m.a)}</td><td>${neighbourWords(m.b)}</td></tr>`).join('') + '</table>';
+    // Widths through the DOM: the Content-Security-Policy refuses style attributes in markup.
+    $('#cmp-result').querySelectorAll('.bar').forEach((el) => { el.style.width = `${Math.round(300 * Number(el.dataset.w))}px`; });
+  });
 });
 
 // ---- calculator ----
@@ -267,6 +318,14 @@ async function calc(fromPreset) {
 guarded(async () => {
   const info = await api('info');
   $('#table-info').textContent = `${info.source} · ${info.format} · V=${info.V} × d=${info.d} · ${info.dtype}`;
+  // The tables this server loaded, for the map and the Compare view (B defaults to the second one).
+  const tables = info.table_info || [];
+  for (const sel of ['#cmp-a', '#cmp-b']) {
+    $(sel).innerHTML = tables.map((t) => `<option value="${esc(t.name)}">${esc(t.name)}: ${esc(t.source)} (${t.V} × ${t.d})</option>`).join('');
+  }
+  if (tables.length > 1) $('#cmp-b').value = tables[1].name;
+  const mapTables = tables.filter((t) => t.name !== 'main' && t.name !== 'toy');
+  for (const t of mapTables) $('#map-table').insertAdjacentHTML('beforeend', `<option value="${esc(t.name)}">${esc(t.name)}</option>`);
   const v = location.hash.slice(1);
   show(views.includes(v) ? v : 'token');
   await tokenize();

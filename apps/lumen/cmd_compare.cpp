@@ -2,7 +2,6 @@
 // moved most). lumen compare LM --heads: an untied model's input table E against its output head W.
 #include <cmath>
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <memory>
 
@@ -10,6 +9,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/eval/compare.hpp"
+#include "lumen/eval/compare_json.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli {
@@ -23,43 +23,6 @@ struct CompareArgs {
   eval::CompareOptions o;
   bool json = false;
 };
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-nlohmann::json neighbours_json(const std::vector<eval::NamedNeighbour>& nb) {
-  nlohmann::json j = nlohmann::json::array();
-  for (const auto& x : nb) j.push_back({{"word", x.word}, {"cosine", x.cosine}});
-  return j;
-}
-
-nlohmann::json comparison_json(const eval::Comparison& c, const Table& a, const Table& b) {
-  nlohmann::json j = {{"a", {{"source", a.source}, {"V", c.V_a}, {"d", c.d_a}}},
-                      {"b", {{"source", b.source}, {"V", c.V_b}, {"d", c.d_b}}},
-                      {"shared", c.shared},
-                      {"n", c.n},
-                      {"k", c.k},
-                      {"overlap", {{"mean", c.mean_overlap}, {"median", c.median_overlap}, {"histogram", c.histogram}}},
-                      {"cka", c.cka},
-                      {"seconds", c.seconds}};
-  if (c.procrustes) {
-    const auto& p = *c.procrustes;
-    j["procrustes"] = {{"residual", p.residual}, {"relative_residual", p.relative_residual},
-                       {"scale", p.scale},       {"norm_a", p.norm_a},
-                       {"norm_b", p.norm_b},     {"reflection", p.reflection}};
-  } else {
-    j["procrustes"] = nullptr;
-    j["procrustes_skipped"] = c.procrustes_skipped;
-  }
-  nlohmann::json moved = nlohmann::json::array();
-  for (const auto& m : c.moved)
-    moved.push_back(
-        {{"word", m.word}, {"overlap", m.overlap}, {"a", neighbours_json(m.in_a)}, {"b", neighbours_json(m.in_b)}});
-  j["moved"] = moved;
-  return j;
-}
 
 std::string words(const std::vector<eval::NamedNeighbour>& nb) {
   std::string s;
@@ -92,8 +55,9 @@ Action setup(CLI::App& cmd) {
   add_table_options(cmd, a->table);
   cmd.add_option("other", a->other, "The second table (any format lumen reads)");
   cmd.add_flag("--heads", a->heads,
-               "Compare TABLE (an untied model's input table E) with its output head W, row by row "
-               "(TABLE.out, as lumen train lm --no-tie writes it)");
+               "Compare TABLE (an untied model's input table E) with its output head W, row by row: "
+               "TABLE.out (as lumen train lm --no-tie writes it) or, for a safetensors checkpoint, its "
+               "lm_head.weight (embed_out.weight, output.weight)");
   cmd.add_option("--head", a->head, "With --heads: the output head's file (default: TABLE.out)");
   cmd.add_option("-k", a->o.k, "Neighbours per word for the overlap")
       ->capture_default_str()
@@ -103,6 +67,7 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--moved", a->o.moved, "How many of the most changed words to list")->capture_default_str();
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen compare seed1.vec seed2.vec -k 10", "lumen compare lm.vec --heads --json",
+                    "lumen compare model.safetensors --heads   # embed_tokens against lm_head",
                     "lumen compare glove.100d.txt glove.300d.txt --top 20000"});
   return [a]() {
     if (a->table.path.empty()) throw UsageError("compare needs two tables (or one and --heads)");
@@ -113,15 +78,10 @@ Action setup(CLI::App& cmd) {
     const Table ta = load_table(a->table);
     TableArgs other = a->table;
     other.path = a->other;
-    if (a->heads) {
-      other.path = a->head.empty() ? a->table.path + ".out" : a->head;
-      if (a->head.empty() && !exists(other.path))
-        throw InputError(
-            fmt::format("{}: no output head beside the table ({} is missing); an untied "
-                        "`lumen train lm --no-tie` writes one, a tied model has a single table",
-                        a->table.path, other.path));
-    }
-    const Table tb = load_table(other);
+    if (a->heads) other = output_head_args(a->table, a->head);
+    io::LoadReport head_report;
+    Table tb = load_table(other, head_report);
+    if (other.output_head) tb.source += " [" + head_report.tensor + "]";  // the same file: say which tensor
     std::unique_ptr<Progress> bar;
     std::string stage;
     a->o.progress = [&](const std::string& s, std::size_t done, std::size_t total) {
@@ -130,7 +90,7 @@ Action setup(CLI::App& cmd) {
     };
     const eval::Comparison c = eval::compare_tables(ta, tb, a->o);
     bar.reset();
-    if (a->json) print_json(comparison_json(c, ta, tb));
+    if (a->json) print_json(eval::comparison_json(c, ta.source, tb.source));
     else print_text(c, ta, tb);
     return kOk;
   };

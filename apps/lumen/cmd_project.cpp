@@ -37,6 +37,7 @@ struct ProjectArgs {
   double perplexity = 30.0;
   std::size_t iterations = 1000;
   std::size_t neighbors = 15;
+  std::string knn = "auto";
   double min_dist = 0.1;
   double theta = 0.5;
   std::string metric = "cosine";
@@ -122,6 +123,7 @@ nlohmann::json summary_json(const project::Map& m, const Table& t, const Project
     j["seeds"] = m.seeds;
     j["neighbors"] = m.neighbors;
     j["min_dist"] = m.min_dist;
+    j["knn"] = m.hnsw ? "hnsw" : "exact";
     j["epochs"] = m.iterations;
     j["a"] = m.a;
     j["b"] = m.b;
@@ -178,6 +180,11 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--neighbors", a->neighbors, "UMAP: neighbours per point, itself included (as umap-learn)")
       ->capture_default_str()
       ->check(CLI::Range(2, 100000));
+  cmd.add_option("--knn", a->knn,
+                 "UMAP's kNN graph: exact (all pairs), hnsw (lumen's HNSW index, approximate, fast on large "
+                 "tables), or auto (exact up to 20,000 points)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "exact", "hnsw"}));
   cmd.add_option("--min-dist", a->min_dist, "UMAP: how tightly points may pack (0 to 1)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
@@ -249,6 +256,7 @@ Action setup(CLI::App& cmd) {
     o.perplexity = a->perplexity;
     o.neighbors = a->neighbors;
     o.min_dist = a->min_dist;
+    o.knn = a->knn;
     o.iterations = a->iterations;
     o.theta = a->theta;
     o.random_init = a->init == "random";

@@ -19,11 +19,20 @@ extern "C" void on_signal(int) {
 Action setup(CLI::App& cmd) {
   struct Opts {
     TableArgs table;
+    std::vector<std::string> more;  // further tables, served as table2, table3, ...
+    bool heads = false;             // also serve TABLE's output head, as "head"
+    std::string head;
     serve::ServerOptions server;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
   add_table_options(cmd, o->table);
+  cmd.add_option("more", o->more,
+                 "Further tables (same options as TABLE), served as table2, table3, ... for the Compare view");
+  cmd.add_flag("--heads", o->heads,
+               "Also serve TABLE's output head W as table 'head' (TABLE.out, or a safetensors checkpoint's "
+               "lm_head.weight), to compare with its input table E");
+  cmd.add_option("--head", o->head, "With --heads: the output head's file (default: TABLE.out)");
   cmd.add_option("--port", o->server.port, "Port to listen on (0: any free port)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
@@ -31,12 +40,29 @@ Action setup(CLI::App& cmd) {
       ->capture_default_str();
   add_json_flag(cmd, o->json);
   set_example(cmd, {"lumen serve                          # the default table on http://127.0.0.1:8080/",
-                    "lumen serve glove.6B.100d.txt --port 9000"});
+                    "lumen serve glove.6B.100d.txt --port 9000",
+                    "lumen serve seed1.vec seed2.vec                # Compare: main against table2",
+                    "lumen serve model.safetensors --heads          # Compare: E against the output head"});
   return [o] {
     io::LoadReport report;
     std::shared_ptr<const text::Tokenizer> tokenizer;
+    if (!o->heads && !o->head.empty()) throw UsageError("--head goes with --heads");
     Table table = load_table(o->table, report, tokenizer);
-    serve::Api api(std::move(table), tokenizer);
+    std::vector<serve::NamedTable> others;
+    for (std::size_t i = 0; i < o->more.size(); ++i) {
+      TableArgs a = o->table;
+      a.path = o->more[i];
+      a.tensor.clear();
+      others.push_back({fmt::format("table{}", i + 2), load_table(a)});
+    }
+    if (o->heads) {
+      const TableArgs a = output_head_args(o->table, o->head);
+      io::LoadReport head_report;
+      Table head = load_table(a, head_report);
+      if (a.output_head) head.source += " [" + head_report.tensor + "]";
+      others.push_back({"head", std::move(head)});
+    }
+    serve::Api api(std::move(table), tokenizer, std::move(others));
     serve::Server server(api, o->server);
     g_server = &server;
     std::signal(SIGINT, on_signal);
@@ -44,8 +70,12 @@ Action setup(CLI::App& cmd) {
     const int port = server.start();
     const std::string url = fmt::format("http://{}:{}/", o->server.host, port);
     if (o->json) {
-      print_json(
-          {{"url", url}, {"port", port}, {"host", o->server.host}, {"V", api.table().V()}, {"d", api.table().d()}});
+      print_json({{"url", url},
+                  {"port", port},
+                  {"host", o->server.host},
+                  {"V", api.table().V()},
+                  {"d", api.table().d()},
+                  {"tables", api.handle("info", nlohmann::json::object())["tables"]}});
     } else {
       fmt::print("lumen explorer on {} ({} × {} table {}): open it in a browser; Ctrl-C stops.\n", url, api.table().V(),
                  api.table().d(), api.table().source);

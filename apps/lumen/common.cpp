@@ -102,6 +102,30 @@ std::string require_default_table() {
   return p;
 }
 
+TableArgs output_head_args(const TableArgs& table, const std::string& head) {
+  TableArgs other = table;
+  if (!head.empty()) {
+    other.path = head;
+    other.tensor.clear();
+    return other;
+  }
+  const bool safetensors = table.format.empty() ? !table.path.empty() && std::filesystem::is_regular_file(table.path) &&
+                                                      io::detect_format(table.path) == io::Format::safetensors
+                                                : io::parse_format(table.format) == io::Format::safetensors;
+  if (safetensors) {
+    other.output_head = true;
+    other.tensor.clear();
+    return other;
+  }
+  other.path = table.path + ".out";
+  if (!std::filesystem::exists(other.path))
+    throw InputError(fmt::format(
+        "{}: no output head beside the table ({} is missing); an untied `lumen train lm --no-tie` writes one, an "
+        "untied safetensors checkpoint holds lm_head.weight, a tied model has a single table",
+        table.path.empty() ? "the default table" : table.path, other.path));
+  return other;
+}
+
 Table load_table(const TableArgs& args) {
   io::LoadReport report;
   return load_table(args, report);
@@ -118,6 +142,7 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
   o.dtype = parse_dtype(args.dtype);
   o.limit = args.limit;
   o.tensor = args.tensor;
+  o.output_head = args.output_head;
   o.vocab_path = args.vocab;
   o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
   o.cache_dir = args.cache;

@@ -24,8 +24,9 @@ struct TableArgs {
   std::string tensor;     // safetensors tensor name
   std::string vocab;      // vocabulary file for .npy
   std::string unicode_errors = "strict";
-  std::string tokenizer;  // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
-  std::string cache;      // --cache DIR (empty: $LUMEN_CACHE, else none): parsed text tables kept as mapped binaries
+  std::string tokenizer;     // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
+  std::string cache;         // --cache DIR (empty: $LUMEN_CACHE, else none): parsed text tables kept as mapped binaries
+  bool output_head = false;  // safetensors: the checkpoint's output head instead of its input table (--heads)
 };
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg
@@ -48,6 +49,10 @@ extern const char* const kTableRule;  // the rule in one sentence, for --help
 // scripts/make-default-table.sh). require_default_table() throws InputError saying how to build it if missing.
 std::string default_table_path();
 std::string require_default_table();
+// An untied model's output head W, for --heads: HEAD when given; a safetensors checkpoint's lm_head tensor (same
+// file, same token labels, so rows pair by token id); else TABLE.out beside the table (as `lumen train lm
+// --no-tie` writes it). InputError when there is none.
+TableArgs output_head_args(const TableArgs& table, const std::string& head);
 // Opens the table the arguments name (a file of any format, or a built-in name).
 Table load_table(const TableArgs& args);
 // The same, also saying what the reader dropped or repaired (duplicate words, invalid UTF-8); warns on stderr.

@@ -5,6 +5,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
+#include "lumen/eval/pruned_neighbours.hpp"
 #include "lumen/search/searcher.hpp"
 
 namespace lumen::eval {
@@ -15,6 +16,18 @@ constexpr std::size_t kBatch = 2048;  // queries per batch (progress granularity
 
 NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
                                  const std::function<void(std::size_t, std::size_t)>& progress) {
+  // The pruned path pays only when the bound prunes: it gives up after its first block of queries when they
+  // rescore more than 2% of the rows (a flat spectrum), and the scan runs instead.
+  if (X.rows() >= 4096 && X.cols() >= 64 && k < X.rows() && k > 0 && prunable(X)) {
+    PruneStats stats;
+    NeighbourLists nb = pruned_cosine_neighbours(X, k, threads, progress, &stats, 0.02);
+    if (!stats.gave_up) return nb;
+  }
+  return cosine_neighbours_scan(X, k, threads, progress);
+}
+
+NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads,
+                                      const std::function<void(std::size_t, std::size_t)>& progress) {
   const std::size_t n = X.rows(), d = X.cols();
   if (k == 0) throw UsageError("neighbours: k must be >= 1");
   if (k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} words", k, n));

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <fmt/format.h>
 #include <numeric>
+#include <thread>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/core/threads.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
 
 namespace lumen::eval {
@@ -130,9 +134,35 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   for (std::size_t i = n; i > 1; --i) std::swap(r.control_labels[i - 1], r.control_labels[rng.below(i)]);
 
   if (options.progress) options.progress("probe", 0, 2);
-  r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, options.logistic);
-  if (options.progress) options.progress("control", 1, 2);
-  r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, options.logistic);
+  const std::size_t threads = options.logistic.threads > 0 ? options.logistic.threads : default_threads();
+  if (threads >= 2) {
+    // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
+    // each, their BLAS on one thread (the skinny products are bound by memory; two BLAS threads per fit lose).
+    // One guard for both, set before either starts, so neither restores a count under the other.
+    const ScopedBlasThreads blas(1);
+    LogisticOptions one = options.logistic;
+    one.threads = 1;
+    std::exception_ptr failed;
+    std::thread control([&] {
+      try {
+        r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, one);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    try {
+      r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, one);
+    } catch (...) {
+      control.join();
+      throw;
+    }
+    control.join();
+    if (failed) std::rethrow_exception(failed);
+  } else {
+    r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, options.logistic);
+    if (options.progress) options.progress("control", 1, 2);
+    r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, options.logistic);
+  }
   if (options.progress) options.progress("control", 2, 2);
   r.accuracy = mean(r.probe.accuracy);
   r.accuracy_std = stddev(r.probe.accuracy);

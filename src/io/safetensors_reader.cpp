@@ -16,6 +16,8 @@ namespace {
 // Conventional names of the token embedding in Hugging Face checkpoints (GPT-2, Llama, BERT, ...).
 constexpr std::string_view kConventional[] = {"wte.weight", "transformer.wte.weight", "model.embed_tokens.weight",
                                               "tok_embeddings.weight", "embeddings.word_embeddings.weight"};
+// Conventional names of an untied checkpoint's output head W (V, d): GPT-2/Llama/Mistral, GPT-NeoX, Meta's Llama.
+constexpr std::string_view kHeadConventional[] = {"lm_head.weight", "embed_out.weight", "output.weight"};
 
 }  // namespace
 
@@ -43,6 +45,15 @@ Table read_safetensors(const ReadContext& cx) {
       throw InputError(
           fmt::format("{}: no tensor '{}'; 2-D tensors here: {}", name, cx.options.tensor,
                       candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
+  } else if (cx.options.output_head) {
+    for (auto want : kHeadConventional)
+      if ((chosen = find(want)) != nullptr) break;
+    if (chosen == nullptr)
+      throw InputError(fmt::format(
+          "{}: no output head tensor ({}); a tied checkpoint keeps a single table (its output head is its input "
+          "table E), or name the head with --tensor; 2-D tensors here: {}",
+          name, fmt::join(kHeadConventional, ", "),
+          candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
   } else {
     for (auto want : kConventional)
       if ((chosen = find(want)) != nullptr) break;

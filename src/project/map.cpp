@@ -102,6 +102,7 @@ Map make_map(const Matrix& E, const MapOptions& o) {
     u.epochs = o.epochs;
     u.cosine = o.cosine;
     u.threads = o.threads;
+    u.knn = o.knn;
     m.neighbors = o.neighbors;
     m.min_dist = o.min_dist;
     // The honesty numbers' neighbours of the original space, once for every seed.
@@ -114,6 +115,7 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.a = r.a;
       m.b = r.b;
       m.iterations = r.epochs;
+      m.hnsw = r.hnsw;
       keep_map(s, r.Y, original);
     }
   } else {
@@ -168,8 +170,9 @@ std::vector<std::string> describe(const Map& m) {
                                           m.seeds.size() > 1 ? fmt::format("{}..{}", m.seeds.front(), m.seeds.back())
                                                              : fmt::format("{}", m.seeds.front()));
     if (m.method == Method::umap) {
-      lines.push_back(fmt::format("UMAP of {} points: {} neighbours, min_dist {:g}, {} epochs, {}", m.rows.size(),
-                                  m.neighbors, m.min_dist, m.iterations, seeds));
+      lines.push_back(fmt::format("UMAP of {} points: {} neighbours ({}), min_dist {:g}, {} epochs, {}", m.rows.size(),
+                                  m.neighbors, m.hnsw ? "kNN graph from HNSW" : "exact kNN graph", m.min_dist,
+                                  m.iterations, seeds));
     } else {
       std::string kls;
       for (std::size_t s = 0; s < m.kl.size(); ++s) kls += (s ? ", " : "") + fmt::format("{:.3f}", m.kl[s]);

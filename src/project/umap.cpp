@@ -243,8 +243,12 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
     }
     points = &input;
   }
-  r.neighbours = exact_neighbours(*points, o.neighbors - 1, o.threads,
-                                  [&](std::size_t done, std::size_t total) { report("neighbours", done, total); });
+  if (o.knn != "auto" && o.knn != "exact" && o.knn != "hnsw")
+    throw UsageError(fmt::format("UMAP: --knn '{}' is not exact, hnsw or auto", o.knn));
+  r.hnsw = o.knn == "hnsw" || (o.knn == "auto" && n > o.exact_up_to);
+  const auto knn_progress = [&](std::size_t done, std::size_t total) { report("neighbours", done, total); };
+  r.neighbours = r.hnsw ? hnsw_neighbours(*points, o.neighbors - 1, o.threads, knn_progress)
+                        : exact_neighbours(*points, o.neighbors - 1, o.threads, knn_progress);
   report("graph", 0, 1);
   Graph g = fuzzy_union(r.neighbours, memberships(r.neighbours, o.neighbors));
   report("graph", 1, 1);

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
 #include <limits>
 #include <map>
 #include <thread>
 
 #include "lumen/core/error.hpp"
+#include "lumen/eval/compare.hpp"
+#include "lumen/eval/compare_json.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/toy.hpp"
@@ -25,9 +29,12 @@ namespace {
 
 // A table the API answers from, with its searcher (row norms computed once).
 struct Loaded {
+  std::string name;  // what requests call it
   Table table;
   std::unique_ptr<search::Searcher> searcher;
-  explicit Loaded(Table t) : table(std::move(t)), searcher(std::make_unique<search::Searcher>(table)) {}
+  bool tokenized = false;  // rows labelled by the tokenizer (the main table, and a further one of the same V)
+  Loaded(std::string n, Table t)
+      : name(std::move(n)), table(std::move(t)), searcher(std::make_unique<search::Searcher>(table)) {}
 };
 
 // A projection computed in the background; the page polls /api/job for progress. State's destructor joins the
@@ -45,6 +52,7 @@ struct Job {  // NOLINT(bugprone-exception-escape)
 
 struct Api::State {
   std::unique_ptr<Loaded> main, toy;
+  std::vector<std::unique_ptr<Loaded>> others;  // further tables, in the order served
   std::shared_ptr<const text::Tokenizer> tokenizer;
   Limits limits;
   std::mutex jobs_mu;
@@ -56,23 +64,34 @@ struct Api::State {
       if (j->worker.joinable()) j->worker.join();
   }
 
-  const Loaded& pick(const nlohmann::json& p) const {
-    const std::string name = get_string_or(p, "table", "main");
-    if (name == "main") return *main;
-    if (name == "toy") return *toy;
-    throw ApiError(422, fmt::format("unknown table '{}' (main or toy)", name));
+  const Loaded& pick(const nlohmann::json& p) const { return named(get_string_or(p, "table", "main")); }
+
+  const Loaded& named(const std::string& name) const {
+    for (const Loaded* l : all())
+      if (l->name == name) return *l;
+    std::string known;
+    for (const Loaded* l : all()) known += (known.empty() ? "" : ", ") + l->name;
+    throw ApiError(422, fmt::format("unknown table '{}' (this server has {})", name, known));
+  }
+
+  // Every table served: main, the further ones, toy.
+  std::vector<const Loaded*> all() const {
+    std::vector<const Loaded*> out{main.get()};
+    for (const auto& o : others) out.push_back(o.get());
+    out.push_back(toy.get());
+    return out;
   }
 
   // How a row reads: its tokenizer label for a tokenized table, else the vocabulary token.
   std::string display(const Loaded& l, Id id) const {
-    if (tokenizer && &l == main.get() && tokenizer->has(id)) return tokenizer->label(id);
+    if (tokenizer && l.tokenized && tokenizer->has(id)) return tokenizer->label(id);
     return l.table.vocab.token(id);
   }
 
   // The id a user means: a vocabulary token, a tokenizer label ("␣cat"), or the lower-cased word.
   Id lookup(const Loaded& l, const std::string& word) const {
     if (auto id = l.table.vocab.find(word)) return *id;
-    if (tokenizer && &l == main.get())
+    if (tokenizer && l.tokenized)
       if (auto id = tokenizer->find(word); id && static_cast<std::size_t>(*id) < l.table.V()) return *id;
     return l.table.vocab.require(word);  // UnknownTokenError with suggestions -> 422
   }
@@ -91,9 +110,24 @@ struct Api::State {
 Api::Api(Table table, const Limits& limits) : Api(std::move(table), nullptr, limits) {}
 
 Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, const Limits& limits)
+    : Api(std::move(table), std::move(tokenizer), {}, limits) {}
+
+Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, std::vector<NamedTable> others,
+         const Limits& limits)
     : state_(std::make_unique<State>()) {
-  state_->main = std::make_unique<Loaded>(std::move(table));
-  state_->toy = std::make_unique<Loaded>(toy_table());
+  state_->main = std::make_unique<Loaded>("main", std::move(table));
+  state_->main->tokenized = true;
+  state_->toy = std::make_unique<Loaded>("toy", toy_table());
+  for (auto& o : others) {
+    const bool valid = !o.name.empty() && o.name.size() <= 64 &&
+                       std::all_of(o.name.begin(), o.name.end(),
+                                   [](unsigned char c) { return std::isalnum(c) != 0 || c == '-' || c == '_'; });
+    if (!valid) throw UsageError(fmt::format("table name '{}': use letters, digits, '-' and '_'", o.name));
+    for (const Loaded* l : state_->all())
+      if (l->name == o.name) throw UsageError(fmt::format("two tables are named '{}'", o.name));
+    state_->others.push_back(std::make_unique<Loaded>(o.name, std::move(o.table)));
+    state_->others.back()->tokenized = state_->others.back()->table.V() == state_->main->table.V();
+  }
   state_->tokenizer = std::move(tokenizer);
   state_->limits = limits;
 }
@@ -102,7 +136,7 @@ Api::~Api() = default;
 
 const Table& Api::table() const { return state_->main->table; }
 
-bool Api::starts_work(const std::string& route) { return route == "projection"; }
+bool Api::starts_work(const std::string& route) { return route == "projection" || route == "compare"; }
 
 namespace {
 
@@ -302,7 +336,7 @@ nlohmann::json points_json(const Api::State& s, const Loaded& l, const std::vect
 }
 
 nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::string& method,
-                              const std::vector<Id>& rows, std::uint64_t seed, Job& job) {
+                              const std::vector<Id>& rows, std::uint64_t seed, std::size_t seeds, Job& job) {
   const Table& t = l.table;
   if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
   if (t.d() == 2) {  // already a map (the toy table): show it as it is
@@ -316,6 +350,7 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
   o.method = project::parse_method(method);
   o.rows = rows;
   o.seed = seed;
+  o.seeds = o.method == project::Method::pca ? 1 : seeds;
   o.progress = [&job](const std::string&, std::size_t done, std::size_t total) {
     job.progress = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
   };
@@ -326,7 +361,17 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
       {"method", method}, {"points", points_json(s, l, m.rows, m.xy.data(), 2)}, {"caption", caption}};
   if (!m.variance_ratio.empty()) out["explained_variance"] = m.variance_ratio;
   if (!m.kl.empty()) out["kl"] = m.kl.front();
+  // The honesty numbers, as numbers (the caption says them in words): the share of each sampled point's k nearest
+  // neighbours of the original space kept by each map, and, with several seeds, how much the maps agree.
+  out["k"] = m.k;
+  out["sampled"] = m.sampled;
   if (!m.preservation.empty()) out["knn_preservation"] = m.preservation.front();
+  out["preservation"] = m.preservation;
+  if (!m.seeds.empty()) out["seeds"] = m.seeds;
+  if (m.agreement >= 0) out["agreement"] = m.agreement;
+  if (m.method == project::Method::umap)
+    out["umap"] = {
+        {"neighbors", m.neighbors}, {"min_dist", m.min_dist}, {"epochs", m.iterations}, {"a", m.a}, {"b", m.b}};
   return out;
 }
 
@@ -337,19 +382,88 @@ nlohmann::json handle_job(const std::shared_ptr<Job>& j, const std::string& id) 
   return {{"job", id}, {"done", true}, {"progress", 1.0}, {"result", j->result}};
 }
 
+// Starts the job KEY (or finds it: the same request returns the same job, so reloading the page does not start the
+// work again) and answers with its state. At most 16 jobs are kept; the oldest finished one makes room.
+nlohmann::json start_job(Api::State& s, const std::string& key, std::function<nlohmann::json(Job&)> work) {
+  std::lock_guard<std::mutex> lock(s.jobs_mu);
+  auto it = s.jobs.find(key);
+  if (it == s.jobs.end()) {
+    if (s.job_order.size() >= 16) {  // bound the cache: drop the oldest finished job
+      for (auto o = s.job_order.begin(); o != s.job_order.end(); ++o) {
+        auto& old = s.jobs[*o];
+        if (old->done) {
+          if (old->worker.joinable()) old->worker.join();
+          s.jobs.erase(*o);
+          s.job_order.erase(o);
+          break;
+        }
+      }
+      if (s.job_order.size() >= 16) throw ApiError(429, "too many jobs are running; try again soon");
+    }
+    auto job = std::make_shared<Job>();
+    job->worker = std::thread([work = std::move(work), job] {
+      nlohmann::json result;
+      std::string error;
+      try {
+        result = work(*job);
+      } catch (const lumen::Error& e) {
+        error = e.message();
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      std::lock_guard<std::mutex> g(job->mu);
+      job->result = std::move(result);
+      job->error = std::move(error);
+      job->progress = 1.0;
+      job->done = true;
+    });
+    it = s.jobs.emplace(key, job).first;
+    s.job_order.push_back(key);
+  }
+  return handle_job(it->second, std::to_string(std::hash<std::string>{}(key)));
+}
+
+// Two served tables compared over their shared words (eval::compare_tables), in the background.
+nlohmann::json compare(Api::State& s, const nlohmann::json& p) {
+  const Loaded& a = s.named(get_string_or(p, "a", "main"));
+  const Loaded& b = s.named(get_string(p, "b", 64));
+  eval::CompareOptions o;
+  o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_compare_k)));
+  const auto most = static_cast<std::int64_t>(s.limits.max_compare_words);
+  o.top = static_cast<std::size_t>(get_int_or(p, "top", std::min<std::int64_t>(10000, most), 2, most));
+  o.moved = static_cast<std::size_t>(get_int_or(p, "moved", 10, 0, static_cast<std::int64_t>(s.limits.max_moved)));
+  const std::string key = fmt::format("compare/{}/{}/{}/{}/{}", a.name, b.name, o.k, o.top, o.moved);
+  return start_job(s, key, [&a, &b, o](Job& job) mutable {
+    // Three stages, one bar: A's neighbours, B's neighbours, the products.
+    o.progress = [&job](const std::string& stage, std::size_t done, std::size_t total) {
+      const double f = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+      const double base = stage == "neighbours A" ? 0.0 : stage == "neighbours B" ? 0.45 : 0.9;
+      job.progress = base + (stage == "products" ? 0.1 : 0.45) * f;
+    };
+    const eval::Comparison c = eval::compare_tables(a.table, b.table, o);
+    return eval::comparison_json(c, a.table.source, b.table.source);
+  });
+}
+
 }  // namespace
 
 nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   State& s = *state_;
   if (route == "info") {
     const Table& t = s.main->table;
+    nlohmann::json names = nlohmann::json::array(), described = nlohmann::json::array();
+    for (const Loaded* l : s.all()) {
+      names.push_back(l->name);
+      described.push_back({{"name", l->name}, {"source", l->table.source}, {"V", l->table.V()}, {"d", l->table.d()}});
+    }
     return {{"source", t.source},
             {"format", t.format},
             {"V", t.V()},
             {"d", t.d()},
             {"dtype", std::string(dtype_name(t.E.dtype()))},
             {"tokenizer", s.tokenizer ? nlohmann::json(s.tokenizer->source) : nlohmann::json(nullptr)},
-            {"tables", {"main", "toy"}}};
+            {"tables", names},
+            {"table_info", described}};
   }
   if (route == "tokenize") return tokenize(s, p);
   if (route == "row") return row(s, p);
@@ -358,52 +472,21 @@ nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   if (route == "analogy") return analogy(s, p);
   if (route == "params") return params(p);
   if (route == "projection") {
-    // Projections run in the background (t-SNE of 50,000 points takes minutes); the same request
-    // returns the same job, so reloading the page does not start the work again.
-    const std::string table = get_string_or(p, "table", "main");
+    // Projections run in the background (t-SNE of 50,000 points takes minutes).
     const std::string method = get_string_or(p, "method", "pca");
     (void)project::parse_method(method);  // a bad method is the request's fault (400), not the job's
     const Loaded& l = s.pick(p);
     const std::vector<Id> rows = projection_rows(s, l, p);
     const auto seed = static_cast<std::uint64_t>(get_int_or(p, "seed", 1, 0, std::numeric_limits<std::int32_t>::max()));
-    std::string key = fmt::format("{}/{}/{}/{}", table, method, seed, rows.size());
+    const auto seeds =
+        static_cast<std::size_t>(get_int_or(p, "seeds", 1, 1, static_cast<std::int64_t>(s.limits.max_seeds)));
+    std::string key = fmt::format("projection/{}/{}/{}/{}/{}", l.name, method, seed, seeds, rows.size());
     for (Id id : rows) key += fmt::format(",{}", id);
-    std::lock_guard<std::mutex> lock(s.jobs_mu);
-    auto it = s.jobs.find(key);
-    if (it == s.jobs.end()) {
-      if (s.job_order.size() >= 16) {  // bound the cache: drop the oldest finished job
-        for (auto o = s.job_order.begin(); o != s.job_order.end(); ++o) {
-          auto& old = s.jobs[*o];
-          if (old->done) {
-            if (old->worker.joinable()) old->worker.join();
-            s.jobs.erase(*o);
-            s.job_order.erase(o);
-            break;
-          }
-        }
-        if (s.job_order.size() >= 16) throw ApiError(429, "too many projections are running; try again soon");
-      }
-      auto job = std::make_shared<Job>();
-      job->worker = std::thread([&s, &l, method, rows, seed, job] {
-        nlohmann::json result;
-        std::string error;
-        try {
-          result = run_projection(s, l, method, rows, seed, *job);
-        } catch (const std::exception& e) {
-          error = e.what();
-        }
-        std::lock_guard<std::mutex> g(job->mu);
-        job->result = std::move(result);
-        job->error = std::move(error);
-        job->progress = 1.0;
-        job->done = true;
-      });
-      it = s.jobs.emplace(key, job).first;
-      s.job_order.push_back(key);
-    }
-    const std::string id = std::to_string(std::hash<std::string>{}(key));
-    return handle_job(it->second, id);
+    return start_job(s, key, [&s, &l, method, rows, seed, seeds](Job& job) {
+      return run_projection(s, l, method, rows, seed, seeds, job);
+    });
   }
+  if (route == "compare") return compare(s, p);
   if (route == "job") {
     const std::string id = get_string(p, "id", 64);
     std::lock_guard<std::mutex> lock(s.jobs_mu);

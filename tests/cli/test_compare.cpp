@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "cli_run.hpp"
 
@@ -90,5 +93,69 @@ TEST(CliCompare, HeadsOfAnUntiedModelRowByRow) {
   EXPECT_EQ(doc["shared"], doc["a"]["V"]);  // row by row: the same vocabulary
   EXPECT_NE(doc["b"]["source"].get<std::string>().find("lm.vec.out"), std::string::npos);
   EXPECT_TRUE(doc["procrustes"].is_object());
+  std::filesystem::remove_all(dir);
+}
+
+namespace {
+// A safetensors file of F32 tensors (name, rows, cols, values), written by hand as the format says.
+void write_safetensors(const std::filesystem::path& path,
+                       const std::vector<std::tuple<std::string, std::size_t, std::size_t, std::vector<float>>>& ts) {
+  nlohmann::json header = nlohmann::json::object();
+  std::size_t offset = 0;
+  for (const auto& [name, rows, cols, values] : ts) {
+    header[name] = {{"dtype", "F32"}, {"shape", {rows, cols}}, {"data_offsets", {offset, offset + 4 * values.size()}}};
+    offset += 4 * values.size();
+  }
+  const std::string h = header.dump();
+  std::ofstream out(path, std::ios::binary);
+  const std::uint64_t n = h.size();
+  for (int i = 0; i < 8; ++i) out.put(static_cast<char>((n >> (8 * i)) & 0xff));
+  out << h;
+  for (const auto& t : ts) {
+    const auto& values = std::get<3>(t);
+    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(4 * values.size()));
+  }
+}
+
+std::vector<float> values(std::size_t rows, std::size_t cols, unsigned seed) {
+  std::vector<float> v(rows * cols);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(((i + 1) * (seed * 7 + 3)) % 23) / 11.0f - 1.0f + 0.01f * static_cast<float>(i % 5);
+  return v;
+}
+}  // namespace
+
+TEST(CliCompare, HeadsOfASafetensorsCheckpointAreItsEmbeddingAndLmHead) {
+  const auto dir = scratch() / "st";
+  std::filesystem::create_directories(dir);
+  const std::size_t V = 40, d = 6;
+  const auto E = values(V, d, 1), W = values(V, d, 2);
+  write_safetensors(dir / "untied.safetensors", {{"model.embed_tokens.weight", V, d, E}, {"lm_head.weight", V, d, W}});
+  write_safetensors(dir / "head-only.safetensors", {{"wte.weight", V, d, W}});
+  write_safetensors(dir / "tied.safetensors", {{"model.embed_tokens.weight", V, d, E}});
+  const auto q = [&](const char* f) { return lumen_cli::detail::quote((dir / f).string()); };
+  const CliRun r = lumen("compare " + q("untied.safetensors") + " --heads -k 4 --json");
+  ASSERT_EQ(r.code, 0) << show(r);
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["shared"], V);  // rows pair by token id
+  EXPECT_NE(doc["b"]["source"].get<std::string>().find("lm_head.weight"), std::string::npos);
+  // The same numbers as the two tensors in two files: row by row, the head really is lm_head.
+  const CliRun two = lumen("compare " + q("untied.safetensors") + " " + q("head-only.safetensors") + " -k 4 --json");
+  ASSERT_EQ(two.code, 0) << show(two);
+  const auto ref = nlohmann::json::parse(two.out);
+  EXPECT_EQ(doc["overlap"], ref["overlap"]);
+  EXPECT_DOUBLE_EQ(doc["cka"].get<double>(), ref["cka"].get<double>());
+  EXPECT_DOUBLE_EQ(doc["procrustes"]["residual"].get<double>(), ref["procrustes"]["residual"].get<double>());
+  EXPECT_LT(doc["cka"].get<double>(), 0.999);  // E and W differ: not the same tensor read twice
+  // A tied checkpoint has no head: a clear error, exit 1.
+  const CliRun tied = lumen("compare " + q("tied.safetensors") + " --heads");
+  EXPECT_EQ(tied.code, 1) << show(tied);
+  EXPECT_NE(tied.err.find("no output head tensor"), std::string::npos) << show(tied);
+  EXPECT_NE(tied.err.find("tied"), std::string::npos) << show(tied);
+  // The explorer loads the head the same way, and refuses the same checkpoint before it serves anything.
+  const CliRun serve_tied = lumen("serve " + q("tied.safetensors") + " --heads --port 0");
+  EXPECT_EQ(serve_tied.code, 1) << show(serve_tied);
+  EXPECT_NE(serve_tied.err.find("no output head tensor"), std::string::npos) << show(serve_tied);
+  EXPECT_EQ(lumen("serve " + q("untied.safetensors") + " --head x.vec --port 0").code, 2);
   std::filesystem::remove_all(dir);
 }

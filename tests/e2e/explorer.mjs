@@ -1,9 +1,12 @@
 // End-to-end test of the explorer in headless Chromium (Debian's), driven by playwright-core.
 // Usage: node tests/e2e/explorer.mjs LUMEN_BINARY TABLE SCREENSHOT_DIR
 // Starts `lumen serve TABLE --port 0`, types a sentence, clicks a token and checks that the three views agree
-// with `lumen onehot`, runs an analogy, draws the map (and the toy map), uses the calculator, saves screenshots.
+// with `lumen onehot`, runs an analogy, draws the map (PCA, the toy map, UMAP with its honesty numbers), compares
+// the table with a perturbed copy of its first rows in the Compare view (against `lumen compare --json`), uses the
+// calculator, saves screenshots.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -17,7 +20,18 @@ function check(cond, what) {
   if (cond) { console.log('ok   ' + what); } else { console.log('FAIL ' + what); failures++; }
 }
 
-const server = spawn(lumen, ['serve', table, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// A second table for the Compare view: the first 2000 rows of TABLE, each value moved by a fixed pseudo-random
+// amount, so that the neighbourhoods change but not beyond recognition.
+const scratch = mkdtempSync(path.join(os.tmpdir(), `lumen-e2e-${process.pid}-`));
+const second = path.join(scratch, 'second.vec');
+execFileSync(lumen, ['convert', table, second, '--limit', '2000']);
+let state = 12345;
+const noise = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+const lines = readFileSync(second, 'utf8').split('\n');
+writeFileSync(second, lines.map((l, i) => (i === 0 || !l ? l : l.split(' ').map((x, j) =>
+  (j === 0 ? x : String(Number(x) + 0.3 * noise()))).join(' '))).join('\n'));
+
+const server = spawn(lumen, ['serve', table, second, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let buf = '';
   const timer = setTimeout(() => reject(new Error('lumen serve did not start in 60 s')), 60000);
@@ -94,6 +108,37 @@ try {
   await page.waitForFunction(() => /points/.test(document.querySelector('#map-status').textContent) &&
     document.querySelector('#map-table').value === 'toy', null, { timeout: 60000 });
   await page.screenshot({ path: path.join(shots, 'toy-map.png'), fullPage: true });
+  // UMAP of the table with two seeds: the map, and its honesty numbers (neighbours kept, agreement across seeds).
+  await page.selectOption('#map-table', 'main');
+  await page.selectOption('#map-method', 'umap');
+  await page.selectOption('#map-seeds', '3');
+  await page.fill('#map-top', '400');
+  await page.click('#map-form button:not([type])');
+  await page.waitForFunction(() => /400 points/.test(document.querySelector('#map-status').textContent) &&
+    document.querySelector('#map-numbers'), null, { timeout: 120000 });
+  const honesty = await page.textContent('#map-numbers');
+  check(/UMAP of 400 points/.test(await page.textContent('#map-caption')), 'the caption says UMAP of 400 points');
+  check(/NN kept/.test(honesty) && /maps agree/.test(honesty) && /15 neighbours/.test(honesty),
+    `UMAP's honesty numbers are shown (${honesty.replace(/\s+/g, ' ').slice(0, 160)})`);
+  await page.screenshot({ path: path.join(shots, 'umap-map.png'), fullPage: true });
+
+  // Compare: the table against its perturbed copy; the page's numbers are lumen compare's.
+  await page.click('nav button[data-view=compare]');
+  check(await page.inputValue('#cmp-b') === 'table2', 'Compare offers the second table as B');
+  await page.fill('#cmp-top', '2000');
+  await page.click('#cmp-form button');
+  await page.waitForSelector('#cmp-moved', { timeout: 120000 });
+  const cli = JSON.parse(execFileSync(lumen, ['compare', table, second, '--top', '2000', '--json']).toString());
+  const pageOverlap = Number(await page.textContent('#cmp-overlap'));
+  const pageCka = Number(await page.textContent('#cmp-cka'));
+  check(Math.abs(pageOverlap - cli.overlap.mean) < 1e-4 && cli.overlap.mean < 1,
+    `the page's overlap@10 ${pageOverlap} equals lumen compare's ${cli.overlap.mean}`);
+  check(Math.abs(pageCka - cli.cka) < 1e-4, `the page's CKA ${pageCka} equals lumen compare's ${cli.cka}`);
+  const movedRows = await page.locator('#cmp-moved tr').count();
+  const firstMoved = await page.textContent('#cmp-moved tr:nth-child(2) td:first-child');
+  check(movedRows === 16 && firstMoved === cli.moved[0].word,
+    `the most moved word '${firstMoved}' is lumen compare's '${cli.moved[0].word}', 15 listed with neighbours`);
+  await page.screenshot({ path: path.join(shots, 'compare.png'), fullPage: true });
 
   // Calculator with the GPT-2 preset: the exact total.
   await page.click('nav button[data-view=calculator]');
@@ -113,6 +158,7 @@ try {
 } finally {
   await browser.close();
   server.kill('SIGINT');
+  rmSync(scratch, { recursive: true, force: true });
 }
 console.log(failures ? `${failures} failed` : 'all passed');
 process.exit(failures ? 1 : 0);

@@ -2,6 +2,7 @@
 // determinism for a seed, and the bad arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "lumen/core/rng.hpp"
 #include "lumen/project/honesty.hpp"
 #include "lumen/project/map.hpp"
+#include "lumen/project/neighbours.hpp"
 #include "lumen/project/umap.hpp"
 
 using namespace lumen;
@@ -133,4 +135,39 @@ TEST(Umap, SeveralThreadsShareTheLayoutAndStillSeparateClusters) {
   const auto sample = sample_points(n, n, 1);
   const Neighbours original = query_neighbours(X, sample, 10, false, 1);
   EXPECT_GT(knn_preservation(original, map_neighbours(r.Y, n, sample, 10, 1), 10), 0.25);
+}
+
+TEST(Umap, HnswGraphAboveTheThresholdFindsTheExactNeighboursNearlyAll) {
+  const std::size_t n = 800, k = 14;
+  const Matrix X = blobs(n, 16, 6, 11);
+  const Neighbours exact = exact_neighbours(X, k, 1);
+  const Neighbours approx = hnsw_neighbours(X, k, 1);
+  ASSERT_EQ(approx.n, n);
+  ASSERT_EQ(approx.k, k);
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < k; ++j) {
+      ASSERT_NE(approx.row(i)[j], static_cast<std::int32_t>(i));  // never itself
+      if (j > 0) {
+        ASSERT_LE(approx.row_dist2(i)[j - 1], approx.row_dist2(i)[j]);
+      }
+      found += std::count(exact.row(i), exact.row(i) + k, approx.row(i)[j]);
+    }
+  }
+  EXPECT_GT(static_cast<double>(found) / static_cast<double>(n * k), 0.97);  // recall
+  // The threshold picks the graph; a forced choice wins; the map is as good either way.
+  UmapOptions o = quick();
+  o.exact_up_to = 500;
+  const UmapResult by_hnsw = umap(X, o);
+  EXPECT_TRUE(by_hnsw.hnsw);
+  o.knn = "exact";
+  const UmapResult by_exact = umap(X, o);
+  EXPECT_FALSE(by_exact.hnsw);
+  const auto sample = sample_points(n, n, 1);
+  const Neighbours original = query_neighbours(X, sample, 10, false, 1);
+  const double kept_h = knn_preservation(original, map_neighbours(by_hnsw.Y, n, sample, 10, 1), 10);
+  const double kept_e = knn_preservation(original, map_neighbours(by_exact.Y, n, sample, 10, 1), 10);
+  EXPECT_GT(kept_h, kept_e - 0.05) << kept_h << " vs " << kept_e;
+  o.knn = "nndescent";
+  EXPECT_THROW(umap(X, o), UsageError);
 }

@@ -18,9 +18,14 @@ struct NeighbourLists {
 };
 
 // The k nearest rows of X (n, d) by cosine to each of its rows, itself excluded; ties go to the lower row.
-// Exact (lumen::search's batch top-k). UsageError unless 1 <= k < n. progress(done, n) after each batch.
+// Exact. UsageError unless 1 <= k < n. progress(done, n) after each batch. From 4096 rows and d >= 64 (every row
+// finite and non-zero) through the low-rank bound of pruned_neighbours.hpp, which gives the same lists; otherwise
+// cosine_neighbours_scan.
 NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
                                  const std::function<void(std::size_t, std::size_t)>& progress = {});
+// The same by lumen::search's batch top-k over every row (all pairs): the reference the pruned path is tested on.
+NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads = 0,
+                                      const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // |a.row(i) ∩ b.row(i)| / k for every row i. Both lists over the same n rows, with the same k.
 std::vector<double> neighbour_overlap(const NeighbourLists& a, const NeighbourLists& b);

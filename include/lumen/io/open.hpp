@@ -24,7 +24,10 @@ struct OpenOptions {
   DType dtype = DType::f32;      // storage type of the loaded table
   std::size_t limit = 0;         // read only the first N rows (0: all)
   std::string tensor;            // safetensors: tensor name (empty: conventional names)
-  std::string vocab_path;        // npy: one token per line (empty: rows named by id)
+  // safetensors, with no tensor named: read the checkpoint's output head W (lm_head.weight, embed_out.weight,
+  // output.weight) instead of its input table E; InputError when it has none (a tied checkpoint keeps one table).
+  bool output_head = false;
+  std::string vocab_path;  // npy: one token per line (empty: rows named by id)
   UnicodeErrors unicode_errors = UnicodeErrors::strict;
   std::size_t threads = 0;  // text parsing threads (0: lumen::default_threads())
   // Text tables: keep the parsed table in this directory as a mapped binary with a fingerprint of the source, and

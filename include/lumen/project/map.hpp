@@ -28,6 +28,7 @@ struct MapOptions {
   std::size_t neighbors = 15;  // UMAP: neighbours per point, itself included
   double min_dist = 0.1;       // UMAP: how tightly points may pack
   std::size_t epochs = 0;      // UMAP: 0 = its default (500 up to 10,000 points, else 200)
+  std::string knn = "auto";    // UMAP's kNN graph: exact, hnsw, or auto (HNSW above 20,000 points)
   std::uint64_t seed = 1;
   std::size_t seeds = 1;      // t-SNE or UMAP maps made with seeds seed, seed+1, ...
   std::size_t k = 10;         // neighbours compared by the honesty numbers
@@ -50,6 +51,7 @@ struct Map {
   std::size_t neighbors = 0;         // UMAP: neighbours per point (itself included)
   double min_dist = 0;               // UMAP
   double a = 0, b = 0;               // UMAP: the fitted curve 1 / (1 + a d^2b)
+  bool hnsw = false;                 // UMAP: the kNN graph came from the HNSW index (approximate)
   std::size_t k = 0;                 // honesty: neighbours compared
   std::size_t sampled = 0;           // honesty: points the numbers are averaged over
   std::vector<double> preservation;  // per map: mean share of the k original neighbours kept

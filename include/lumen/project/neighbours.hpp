@@ -23,6 +23,12 @@ struct Neighbours {
 Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
                             const std::function<void(std::size_t, std::size_t)>& progress = {});
 
+// The same from lumen's HNSW index (search/hnsw.hpp, M 16, ef_construction 100, search breadth max(64, 2k)):
+// approximate (a neighbour the graph misses is replaced by the next it finds), with exact distances; far faster than
+// the exact product for large n. Built on one thread (see HnswIndex::build). progress(done, n) as queries finish.
+Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
+                           const std::function<void(std::size_t, std::size_t)>& progress = {});
+
 // The k nearest map points of each of `queries` among all n points of a two-dimensional map Y (n, 2),
 // itself excluded. Brute force per query (cheap in two dimensions).
 Neighbours map_neighbours(const std::vector<float>& Y, std::size_t n, const std::vector<std::int32_t>& queries,

@@ -25,7 +25,11 @@ struct UmapOptions {
   std::size_t negative_samples = 5;
   double repulsion = 1.0;  // γ, the weight of the negative samples
   std::uint64_t seed = 1;
-  bool cosine = false;      // neighbours by cosine (rows unit-normalised first) instead of Euclidean
+  bool cosine = false;  // neighbours by cosine (rows unit-normalised first) instead of Euclidean
+  // The kNN graph: exact (the all-pairs product) up to `exact_up_to` points, lumen's HNSW index above
+  // (docs/project.md has the trustworthiness both ways). knn = "exact" or "hnsw" forces one.
+  std::string knn = "auto";
+  std::size_t exact_up_to = 20000;
   std::size_t threads = 0;  // 0: the default; 1: the same map for a seed every time (more: lock-free, faster)
   // (stage, done, total): stage "neighbours", "graph", "start" or "layout" (epochs).
   std::function<void(const std::string&, std::size_t, std::size_t)> progress;
@@ -37,7 +41,8 @@ struct UmapResult {
   std::size_t epochs = 0;
   std::size_t k = 0;      // neighbours per point (itself included)
   bool spectral = true;   // false: the start fell back to random (a graph the eigen-solver could not use)
-  Neighbours neighbours;  // the input space's exact k − 1 nearest neighbours (for honesty numbers)
+  Neighbours neighbours;  // the input space's k − 1 nearest neighbours (exact, or HNSW's: see `hnsw`)
+  bool hnsw = false;      // the graph came from the HNSW index
 };
 
 // a and b of 1 / (1 + a x^2b) fitted by least squares to 1 for x < min_dist, exp(−(x − min_dist)/spread) beyond,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
@@ -31,11 +32,21 @@ class ApiError : public lumen::Error {
 
 // Bounds on what one request may ask for.
 struct Limits {
-  std::size_t max_k = 1000;            // neighbours per query
-  std::size_t max_map_points = 60000;  // points in a projection
-  std::size_t max_text_bytes = 16384;  // text to tokenize
-  std::size_t max_window = 64;         // rows of E shown around an id
-  std::size_t max_words = 64;          // words in a list parameter
+  std::size_t max_k = 1000;               // neighbours per query
+  std::size_t max_map_points = 60000;     // points in a projection
+  std::size_t max_text_bytes = 16384;     // text to tokenize
+  std::size_t max_window = 64;            // rows of E shown around an id
+  std::size_t max_words = 64;             // words in a list parameter
+  std::size_t max_seeds = 5;              // maps per projection (t-SNE, UMAP: agreement across seeds)
+  std::size_t max_compare_words = 60000;  // shared words one comparison covers
+  std::size_t max_compare_k = 100;        // neighbours per word in a comparison
+  std::size_t max_moved = 100;            // most changed words listed
+};
+
+// A further table the explorer serves under a name of its own (a second training, a model's output head).
+struct NamedTable {
+  std::string name;  // what requests call it: letters, digits, '-' and '_' (not "main" or "toy")
+  Table table;
 };
 
 class Api {
@@ -44,17 +55,23 @@ class Api {
   explicit Api(Table table, const Limits& limits = {});
   // With a tokenizer, text is tokenized as the model does and rows are labelled by their token pieces.
   Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, const Limits& limits = {});
+  // With further tables, which every route may name ("table") and "compare" compares. A tokenizer labels the rows of
+  // the main table and of any further table with the same V (a model's output head). UsageError for a bad or
+  // repeated name.
+  Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, std::vector<NamedTable> others,
+      const Limits& limits = {});
   ~Api();
 
-  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "params", and "projection"
-  // (which starts a background job, or returns the finished one) with "job" to poll it.
+  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "params", and "projection" and
+  // "compare" (which start a background job, or return the finished one) with "job" to poll it. "compare" answers
+  // with the schema of `lumen compare --json` (eval::comparison_json).
   // Throws ApiError for bad requests (unknown route: 404).
   nlohmann::json handle(const std::string& route, const nlohmann::json& params);
 
   const Table& table() const;
 
-  // Whether ROUTE starts work that outlives the request (a projection job): such a route is POST only, so that no
-  // link or image another page shows can start it.
+  // Whether ROUTE starts work that outlives the request (a projection or comparison job): such a route is POST only, so
+  // that no link or image another page shows can start it.
   static bool starts_work(const std::string& route);
 
   struct State;  // opaque: the loaded tables, searchers, tokenizer and projection jobs

@@ -1,0 +1,31 @@
+#pragma once
+// Exact cosine neighbours of every row, pruned by a low-rank bound: with rows unit-normalised and P (d, r) the top r
+// principal directions of their Gram matrix, z = Pᵀu and ρ = |u − Pz|, cos(u, v) = z_u·z_v + (u − Pz_u)·(v − Pz_v)
+// ≤ z_u·z_v + ρ_u ρ_v (Cauchy-Schwarz). For each query, the exact scores of its k + 1 best rows by the rank-r
+// product give a threshold t no higher than its true (k+1)-th best score; only rows whose bound reaches t (less a
+// margin for rounding) are rescored exactly, so the result is exactly cosine_neighbours_scan's (same scores, same
+// ties) at a fraction of the work when the table's spectrum is steep (word2vec: ~0.1-2% of the rows rescored).
+#include <cstddef>
+#include <functional>
+
+#include "lumen/eval/neighbour_overlap.hpp"
+
+namespace lumen::eval {
+
+struct PruneStats {
+  std::size_t rank = 0;        // r
+  double mean_candidates = 0;  // rows rescored exactly per query
+  bool gave_up = false;        // the first block rescored more than max_share of the rows: nothing returned
+};
+
+// Whether the bound applies: every row finite with a non-zero norm, and d >= 2.
+bool prunable(const Matrix& X);
+
+// X (n, d) f32 and prunable; 1 <= k < n. threads 0: the default. progress(done, n) after each block of queries.
+// max_share < 1: give up (an empty result, stats->gave_up) when the first block of queries rescores more than
+// that share of the rows on average: the spectrum is too flat for the bound, and the all-pairs scan is faster.
+NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
+                                        const std::function<void(std::size_t, std::size_t)>& progress = {},
+                                        PruneStats* stats = nullptr, double max_share = 1.0);
+
+}  // namespace lumen::eval
