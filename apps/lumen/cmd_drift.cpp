@@ -8,11 +8,11 @@
 #include "common.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {

@@ -7,12 +7,12 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/core/progress.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/generate.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
+#include "progress_bar.hpp"
 
 namespace lumen::cli {
 namespace {
