@@ -297,8 +297,8 @@ async function calc(fromPreset) {
     vocab: Number($('#calc-vocab').value), d_model: Number($('#calc-d').value),
     layers: Number($('#calc-layers').value), tied: $('#calc-tied').checked, ...(preset ? { preset } : {}) };
   const r = await api('params', p);
-  $('#calc-vocab').value = r.config.vocab; $('#calc-d').value = r.config.d_model;
-  $('#calc-layers').value = r.config.layers; $('#calc-tied').checked = r.config.tied;
+  $('#calc-vocab').value = r.shape.vocab; $('#calc-d').value = r.shape.d_model;
+  $('#calc-layers').value = r.shape.layers; $('#calc-tied').checked = r.shape.tied;
   const parts = [['embedding', r.embedding, '#f59e0b'], ['positional', r.positional, '#fbbf24'],
     ['blocks', r.blocks, '#2563eb'], ['final norm', r.final_norm, '#93c5fd'], ['output head', r.output_head, '#10b981']];
   const c = $('#calc-chart'), ctx = c.getContext('2d');

@@ -14,6 +14,7 @@
 #include "lumen/eval/compare.hpp"
 #include "lumen/eval/compare_json.hpp"
 #include "lumen/nn/params.hpp"
+#include "lumen/nn/params_json.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/toy.hpp"
 #include "lumen/search/analogy.hpp"
@@ -285,28 +286,7 @@ nlohmann::json params(const nlohmann::json& p) {
   m.tied = get_bool_or(p, "tied", m.tied);
   if (has(p, "d_model") && !has(p, "heads") && m.d % m.heads != 0) m.heads = m.kv_heads = 1;  // keep custom d valid
   if (has(p, "d_model") && !has(p, "ffn")) m.ffn = nn::default_ffn(m.d, m.mlp);
-  const nn::ParamCount c = nn::count_params(m);
-  nlohmann::json mem = nlohmann::json::object();
-  for (const auto& pr : nn::precisions()) mem[std::string(pr.name)] = c.total * pr.bytes;
-  return {{"config",
-           {{"name", m.name},
-            {"vocab", m.V},
-            {"d_model", m.d},
-            {"layers", m.layers},
-            {"heads", m.heads},
-            {"kv_heads", m.kv_heads},
-            {"ffn", m.ffn},
-            {"context", m.context},
-            {"tied", m.tied}}},
-          {"embedding", c.token_embedding},
-          {"positional", c.positional},
-          {"blocks", c.blocks},
-          {"per_block", c.block},
-          {"final_norm", c.final_norm},
-          {"output_head", c.output_head},
-          {"total", c.total},
-          {"embedding_share", c.embedding_share},
-          {"memory_bytes", mem}};
+  return nn::params_json(m, nn::count_params(m));  // the schema of lumen params --json
 }
 
 // The rows a projection shows: the first `top` rows (frequency order) or the listed words.

@@ -21,6 +21,8 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/table.hpp"
+#include "lumen/nn/params.hpp"
+#include "lumen/nn/params_json.hpp"
 #include "lumen/project/toy.hpp"
 #include "lumen/serve/server.hpp"
 
@@ -510,6 +512,9 @@ TEST(ApiTest, ChapterRoutesOnTheToyTable) {
   EXPECT_GT(sim["cosine"].get<double>(), far["cosine"].get<double>());
   auto p = api.handle("params", {{"preset", "gpt2"}});
   EXPECT_EQ(p["total"], 124439808u);
+  // One schema for the API and lumen params --json (nn::params_json): the shape under "shape".
+  EXPECT_EQ(p, nn::params_json(nn::preset("gpt2"), nn::count_params(nn::preset("gpt2"))));
+  EXPECT_EQ(p["shape"]["d_model"], 768u);
   p = api.handle("params", {{"preset", "llama-3.2-1b"}});
   EXPECT_EQ(p["total"], 1235814400u);
   EXPECT_THROW(api.handle("params", {{"preset", "gpt5"}}), UsageError);
