@@ -1,34 +1,17 @@
 #include "lumen/project/plot.hpp"
 
 #include <algorithm>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <cmath>
 #include <fmt/format.h>
-#include <memory>
 
 #include "lumen/core/error.hpp"
 #include "lumen/project/labels.hpp"
+#include "project/cairo_render.hpp"
 
 namespace lumen::project {
 
 namespace {
-
-cairo_status_t append(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-struct SurfaceFree {
-  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
-};
-struct ContextFree {
-  void operator()(cairo_t* c) const { cairo_destroy(c); }
-};
-
-void check(cairo_status_t s, const char* what) {
-  if (s != CAIRO_STATUS_SUCCESS) throw Error(fmt::format("plot: {}: {}", what, cairo_status_to_string(s)));
-}
 
 void draw(cairo_t* cr, const PlotData& data, const PlotOptions& o) {
   const std::size_t n = data.labels.size();
@@ -154,23 +137,7 @@ std::string render_plot(const PlotData& data, const PlotOptions& o, PlotFormat f
   if (data.xy.size() != 2 * n) throw InputError(fmt::format("plot: {} coordinates for {} labels", data.xy.size(), n));
   if (!data.highlight.empty() && data.highlight.size() != n)
     throw InputError("plot: highlight flags do not match the points");
-  if (o.width < 200 || o.height < 200 || o.width > 20000 || o.height > 20000)
-    throw UsageError(fmt::format("plot: size {}x{} outside 200..20000", o.width, o.height));
-  std::string bytes;
-  std::unique_ptr<cairo_surface_t, SurfaceFree> surface(
-      format == PlotFormat::svg ? cairo_svg_surface_create_for_stream(append, &bytes, o.width, o.height)
-                                : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.width, o.height));
-  check(cairo_surface_status(surface.get()), "cannot create the surface");
-  {
-    std::unique_ptr<cairo_t, ContextFree> cr(cairo_create(surface.get()));
-    draw(cr.get(), data, o);
-    check(cairo_status(cr.get()), "drawing failed");
-  }
-  if (format == PlotFormat::png)
-    check(cairo_surface_write_to_png_stream(surface.get(), append, &bytes), "PNG encoding failed");
-  cairo_surface_finish(surface.get());
-  check(cairo_surface_status(surface.get()), "cannot finish the picture");
-  return bytes;
+  return detail::render_cairo(o.width, o.height, format, [&](cairo_t* cr) { draw(cr, data, o); });
 }
 
 }  // namespace lumen::project

@@ -2,31 +2,16 @@
 #include "lumen/project/trajectory_plot.hpp"
 
 #include <algorithm>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <cmath>
 #include <fmt/format.h>
-#include <memory>
 
 #include "lumen/core/error.hpp"
+#include "project/cairo_render.hpp"
 
 namespace lumen::project {
 
 namespace {
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-struct SurfaceFree {
-  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
-};
-struct ContextFree {
-  void operator()(cairo_t* c) const { cairo_destroy(c); }
-};
-void check(cairo_status_t s, const char* what) {
-  if (s != CAIRO_STATUS_SUCCESS) throw Error(fmt::format("plot: {}: {}", what, cairo_status_to_string(s)));
-}
 
 constexpr double kColours[][3] = {{0.12, 0.38, 0.70}, {0.80, 0.25, 0.10}, {0.15, 0.55, 0.25},
                                   {0.55, 0.25, 0.65}, {0.70, 0.55, 0.05}, {0.30, 0.30, 0.30}};
@@ -131,16 +116,7 @@ std::string render_trajectories(const TrajectoryPlot& t, PlotFormat format) {
     if (path.xy.size() != 2 * path.labels.size())
       throw InputError(
           fmt::format("plot: {} coordinates for {} labels in '{}'", path.xy.size(), path.labels.size(), path.name));
-  if (t.width < 200 || t.height < 200 || t.width > 20000 || t.height > 20000)
-    throw UsageError(fmt::format("plot: size {}x{} outside 200..20000", t.width, t.height));
-  std::string bytes;
-  std::unique_ptr<cairo_surface_t, SurfaceFree> surface(
-      format == PlotFormat::svg ? cairo_svg_surface_create_for_stream(append_bytes, &bytes, t.width, t.height)
-                                : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t.width, t.height));
-  check(cairo_surface_status(surface.get()), "cannot create the surface");
-  {
-    std::unique_ptr<cairo_t, ContextFree> cr(cairo_create(surface.get()));
-    cairo_t* c = cr.get();
+  return detail::render_cairo(t.width, t.height, format, [&](cairo_t* c) {
     cairo_set_source_rgb(c, 1, 1, 1);
     cairo_paint(c);
     cairo_set_source_rgb(c, 0.05, 0.05, 0.05);
@@ -155,13 +131,7 @@ std::string render_trajectories(const TrajectoryPlot& t, PlotFormat format) {
     cairo_set_source_rgb(c, 0.2, 0.2, 0.2);
     for (std::size_t l = 0; l < t.caption.size(); ++l)
       text(c, right.x0, bottom + 40 + 18 * static_cast<double>(l), t.caption[l], 12);
-    check(cairo_status(c), "drawing failed");
-  }
-  if (format == PlotFormat::png)
-    check(cairo_surface_write_to_png_stream(surface.get(), append_bytes, &bytes), "PNG encoding failed");
-  cairo_surface_finish(surface.get());
-  check(cairo_surface_status(surface.get()), "cannot finish the picture");
-  return bytes;
+  });
 }
 
 }  // namespace lumen::project
