@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
@@ -33,11 +32,6 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
-
-struct Hash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 void check_holdout(double holdout) {
   if (!(holdout > 0 && holdout < 1))
@@ -94,7 +88,6 @@ struct LanguageModel::State {
   Vocab vocab;
   LmOptions o;
   std::uint64_t train_end = 0, tokens_per_epoch = 0;
-  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> ids;
   std::unique_ptr<nn::Embedding> emb;
   std::unique_ptr<nn::OutputHead> head;
   Matrix W1, b1, P, bout;  // W1 (H,n*d), b1 (1,H), P (d,H) if H != d, bout (1,V)
@@ -113,8 +106,8 @@ struct LanguageModel::State {
   std::size_t V() const { return vocab.size(); }
   std::size_t K() const { return o.context * o.dim; }
   Id id_of(std::string_view w) const {
-    auto it = ids.find(w);
-    return it == ids.end() ? kUnk : it->second;
+    const auto id = vocab.find(w);  // </s> and <unk> as words of the text are unknown words
+    return id && *id > kUnk ? *id : kUnk;
   }
   void build_params();
   void build_optimizer();
@@ -287,9 +280,6 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   check_options(s.o);
   s.train_end = train_end(corpus, s.o.holdout);
   // Count </s> (sentences) and <unk> (other words) over the training part, as the trainer will see it.
-  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> lookup;
-  for (std::size_t i = 0; i < words.size(); ++i)
-    lookup.emplace(words.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   std::uint64_t sentences = 0, unk = 0, tokens = 0;
   {
     CorpusReader r(corpus, WordTokenizer(s.o.tokenizer), 0, s.train_end, true);
@@ -299,7 +289,7 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
       ++sentences;
       tokens += sent.size() + 1;
       for (std::size_t i = 0; i < sent.size(); ++i)
-        if (!lookup.count(sent[i])) ++unk;
+        if (!words.contains(sent[i])) ++unk;
       if (s.o.max_train_tokens > 0 && tokens >= s.o.max_train_tokens) break;
     }
   }
@@ -307,8 +297,6 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   s.vocab.add("<unk>", std::max<std::uint64_t>(unk, 1));
   for (std::size_t i = 0; i < words.size(); ++i)
     s.vocab.add(words.token(static_cast<Id>(i)), words.count(static_cast<Id>(i)));
-  for (std::size_t i = 2; i < s.vocab.size(); ++i)
-    s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   s.tokens_per_epoch = tokens;
   if (tokens == 0) throw InputError("the training part of the corpus holds no words");
   s.build_params();
@@ -535,8 +523,6 @@ LanguageModel LanguageModel::load_checkpoint(const std::string& path, const Corp
   s.vocab = r.vocab();
   if (s.vocab.size() < 2 || s.vocab.token(kEos) != "</s>" || s.vocab.token(kUnk) != "<unk>")
     r.fail("the vocabulary does not start with </s> and <unk>");
-  for (std::size_t i = 2; i < s.vocab.size(); ++i)
-    s.ids.emplace(s.vocab.token(static_cast<Id>(i)), static_cast<std::int32_t>(i));
   r.field(s.tokens_per_epoch);
   State::position_fields(s, r);
   if (s.epoch > o.epochs || s.tokens_in_epoch > s.tokens_per_epoch ||

@@ -48,11 +48,6 @@ std::uint64_t sentence_seed(std::uint64_t seed, std::uint64_t thread, std::uint6
   return mix(mix(mix(mix(seed) ^ thread) ^ epoch) ^ sentence);
 }
 
-struct Hash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
 struct ThreadPos {
   std::uint64_t epoch = 0, offset = kStart, sentence = 0;
   bool done = false;
@@ -82,7 +77,7 @@ struct Word2Vec::State {
   std::uint64_t words_per_epoch = 0;
   std::vector<float> keep;
   std::vector<std::int32_t> negatives;  // unigram^0.75, shuffled
-  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> ids;
+  std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>> ids;
   float sigmoid[kSigmoidTable + 1];
   float log[kLogTable + 1];
   // Per-thread figures for progress reports (written by the thread, read by the monitor).
