@@ -45,10 +45,11 @@ Action setup(CLI::App& cmd) {
   auto* o_bias = cmd.add_flag("--bias,!--no-bias", a->biases, "Biases in linear layers and LayerNorm");
   cmd.add_flag("--sweep", a->sweep, "Show the embedding's share as d and N grow (V x d against N x d^2)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen params gpt2", "lumen params llama-3-8b --json",
-                    "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm "
-                    "--positional rope --no-bias --untied",
-                    "lumen params gpt2 --sweep", "lumen params models/gpt2  (a checkpoint's config.json)"});
+  const std::string custom =
+      "lumen params --vocab 32000 --d-model 4096 --layers 32 --heads 32 --mlp swiglu --norm rmsnorm "
+      "--positional rope --no-bias --untied";
+  set_example(cmd, {"lumen params gpt2", "lumen params llama-3-8b --json", custom, "lumen params gpt2 --sweep",
+                    "lumen params models/gpt2  (a checkpoint's config.json)"});
 
   return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {
     std::error_code ec;
