@@ -35,9 +35,9 @@ std::optional<std::string> unicode_upper(std::string_view s) {
       ++i;
       continue;
     }
-    const auto c = next_utf8(s, i);
-    if (!c) return std::nullopt;
-    const std::uint32_t cp = *c;
+    const auto decoded = next_utf8(s, i);
+    if (!decoded) return std::nullopt;
+    const std::uint32_t cp = *decoded;
     const auto* first = detail::kUpperTable;
     const auto* last = detail::kUpperTable + detail::kUpperTableSize;
     const auto* it =
