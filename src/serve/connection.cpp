@@ -7,6 +7,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace lumen::serve {
 
@@ -104,6 +105,20 @@ ssize_t Connection::write(const char* ptr, std::size_t size) {
     n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
   } while (n < 0 && errno == EINTR);
   return n;
+}
+
+void Connection::close() {
+  ::shutdown(fd_, SHUT_WR);
+  char sink[4096];
+  const bool unread = close_after || ::recv(fd_, sink, 1, MSG_PEEK | MSG_DONTWAIT) > 0;
+  const auto until = std::chrono::steady_clock::now() + limits_.linger;
+  while (unread) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || !wait(POLLIN, left.count())) break;
+    const ssize_t n = ::recv(fd_, sink, sizeof(sink), MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;  // the client closed, or the link is gone
+  }
+  ::close(fd_);
 }
 
 void Connection::get_remote_ip_and_port(std::string& ip, int& port) const { address_of(fd_, true, ip, port); }

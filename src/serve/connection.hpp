@@ -19,6 +19,7 @@ struct ConnectionLimits {
   std::chrono::milliseconds write{10000};    // after the request's deadline, for its answer to be written
   std::size_t head_bytes = 32768;            // request line and headers
   std::size_t body_bytes = 1 << 16;          // the bound on a decoded body; raw bytes get room for chunk framing
+  std::chrono::milliseconds linger{1000};    // after a refusal, reading what the client still sends before closing
 };
 
 class Connection final : public httplib::Stream {
@@ -34,6 +35,12 @@ class Connection final : public httplib::Stream {
   bool timed_out() const { return timed_out_; }  // a read of this request waited past its deadline
 
   bool close_after = false;  // set when a request was refused before its body was read
+
+  // Shuts and closes the socket. After a refusal the client may still be sending: close() with unread bytes
+  // answers with a reset, which can destroy the refusal before the client reads it. So the write side is shut
+  // first (the answer, then end of stream) and what the client still sends is read and dropped until it closes,
+  // for at most limits.linger.
+  void close();
 
   bool is_readable() const override;
   bool is_writable() const override;

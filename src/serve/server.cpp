@@ -1,5 +1,6 @@
 #include "lumen/serve/server.hpp"
 
+#include <array>
 #include <cerrno>
 #include <fmt/format.h>
 #include <httplib.h>
@@ -95,7 +96,12 @@ class HttpServer final : public httplib::Server {
     }();
     // A fresh socket's send buffer is empty: this does not block, and a client that reads nothing loses only this.
     (void)::send(sock, busy.data(), busy.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
-    ::shutdown(sock, SHUT_RDWR);
+    // What the client has sent so far is dropped without waiting: close() with unread bytes would send a reset,
+    // which can destroy the 503 before it leaves.
+    ::shutdown(sock, SHUT_WR);
+    std::array<char, 4096> sink{};
+    for (int i = 0; i < 16 && ::recv(sock, sink.data(), sink.size(), MSG_DONTWAIT) > 0; ++i) {
+    }
     ::close(sock);
     return false;
   }
@@ -119,8 +125,7 @@ class HttpServer final : public httplib::Server {
       // httplib answers a handler's exception itself; anything else ends only this connection.
     }
     t_connection = nullptr;
-    ::shutdown(fd, SHUT_RDWR);
-    ::close(fd);
+    conn.close();
   }
 
   ConnectionLimits limits_;
