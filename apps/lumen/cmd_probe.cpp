@@ -68,6 +68,7 @@ nlohmann::json result_json(const eval::ProbeResult& r, const eval::LabelSet& lab
           {"missing", r.missing},
           {"folds", r.folds},
           {"C", r.C},
+          {"tol", r.tol},
           {"accuracy", r.accuracy},
           {"accuracy_std", r.accuracy_std},
           {"fold_accuracy", r.probe.accuracy},
@@ -117,6 +118,10 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--max-iter", a->o.logistic.max_iter, "L-BFGS iterations per fit")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--tol", a->o.logistic.tol,
+                 "Stop a fit when no gradient entry of the mean loss exceeds this (scikit-learn's tol)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd.add_option("--seed", a->o.seed, "Seed of the folds and of the control task's shuffle")->capture_default_str();
   cmd.add_option("--analogies", a->analogies, "The analogy benchmark the built-in sets are made from")
       ->capture_default_str();

@@ -51,14 +51,14 @@ std::vector<int> stratified_folds(const std::vector<int>& y, std::size_t folds, 
   return fold;
 }
 
-CrossValidation cross_validate(const std::vector<double>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
+CrossValidation cross_validate(const std::vector<float>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
                                const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
   const std::size_t n = y.size();
   if (X.size() != n * d || fold.size() != n) throw InputError("cross-validation: X, y and folds disagree in size");
   CrossValidation cv;
   LogisticModel previous;
   for (std::size_t f = 0; f < folds; ++f) {
-    std::vector<double> train_x, test_x;
+    std::vector<float> train_x, test_x;
     std::vector<int> train_y, test_y;
     for (std::size_t i = 0; i < n; ++i) {
       const bool test = fold[i] == static_cast<int>(f);
@@ -94,6 +94,7 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   ProbeResult r;
   r.folds = options.folds;
   r.C = options.logistic.C;
+  r.tol = options.logistic.tol;
   const AllowedVocab folded(table.vocab, 0, true);
   std::vector<std::string> present_classes;
   std::vector<std::pair<Id, const LabelledWord*>> found;
@@ -117,7 +118,7 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
                     "{} words (one per fold) and two classes",
                     labels.name, found.size(), labels.words.size(), table.source, r.classes.size(), options.folds));
   const std::size_t n = found.size(), d = table.d(), K = r.classes.size();
-  std::vector<double> X(n * d);
+  std::vector<float> X(n * d);
   std::vector<float> row(d);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& [id, w] = found[i];

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
 #include "lumen/eval/label_set.hpp"
+#include "lumen/eval/logistic.hpp"
 #include "lumen/eval/probe.hpp"
 #include "lumen/io/open.hpp"
 
@@ -92,7 +94,7 @@ TEST(EvalProbe, AccuracyEqualsScikitLearnWithTheSameFolds) {
   const auto labels = lumen::eval::read_label_set(kHere + "labels.tsv");
   ASSERT_EQ(labels.classes, e["classes"].get<std::vector<std::string>>());
   const std::size_t n = labels.words.size(), d = table.d();
-  std::vector<double> X(n * d);
+  std::vector<float> X(n * d);
   std::vector<int> y(n), fold(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto id = table.vocab.require(labels.words[i].word);
@@ -105,6 +107,7 @@ TEST(EvalProbe, AccuracyEqualsScikitLearnWithTheSameFolds) {
     lumen::eval::LogisticOptions o;
     o.C = C;
     o.threads = 1;
+    o.tol = 1e-6;  // the fixture's fits ran to tol 1e-10: fold by fold, the two optima are compared
     const auto cv = lumen::eval::cross_validate(X, y, d, 3, fold, 5, o);
     EXPECT_TRUE(cv.converged) << C;
     const auto want = e[fmt::format("C={:g}", C)].get<std::vector<double>>();
@@ -162,4 +165,28 @@ TEST(EvalProbe, TooFewWordsOrClassesInTheTableAreClearErrors) {
   const double x[2] = {1, 2};
   const int y[2] = {0, 1};
   EXPECT_THROW(lumen::eval::fit_logistic(x, y, 2, 1, 2, bad), lumen::UsageError);
+}
+
+// Float rows are widened to double block by block: the fit is the one on the same rows given as doubles, bit for
+// bit, over more rows than one block holds.
+TEST(Logistic, FloatRowsFitExactlyAsTheirDoubles) {
+  constexpr std::size_t n = 1500, d = 40, K = 3;
+  lumen::Rng rng(7);
+  std::vector<float> xf(n * d);
+  std::vector<int> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = static_cast<int>(rng.below(K));
+    for (std::size_t j = 0; j < d; ++j)
+      xf[i * d + j] = static_cast<float>(rng.normal() + (j % K == static_cast<std::size_t>(y[i]) ? 0.5 : 0.0));
+  }
+  const std::vector<double> xd(xf.begin(), xf.end());
+  lumen::eval::LogisticOptions o;
+  o.threads = 1;
+  const auto a = lumen::eval::fit_logistic(xf.data(), y.data(), n, d, K, o);
+  const auto b = lumen::eval::fit_logistic(xd.data(), y.data(), n, d, K, o);
+  EXPECT_TRUE(a.converged);
+  EXPECT_GT(a.iterations, 0u);
+  EXPECT_EQ(a.W, b.W);
+  EXPECT_EQ(a.b, b.b);
+  EXPECT_EQ(a.predict(xf.data(), n), b.predict(xd.data(), n));
 }

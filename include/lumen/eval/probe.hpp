@@ -32,7 +32,7 @@ struct CrossValidation {
   std::size_t iterations = 0;    // the most L-BFGS iterations a fold took
   bool converged = true;         // every fold's fit converged
 };
-CrossValidation cross_validate(const std::vector<double>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
+CrossValidation cross_validate(const std::vector<float>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
                                const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options);
 
 // Folds stratified by label: each class's rows shuffled with lumen::Rng(seed), then dealt to the folds in turn.
@@ -47,7 +47,7 @@ struct ProbeResult {
   std::vector<int> fold;             // (words) the fold each word is tested in
   std::vector<std::string> missing;  // label-set words not in the table (skipped)
   std::size_t folds = 0;
-  double C = 0;
+  double C = 0, tol = 0;  // the fits' inverse L2 strength and stopping tolerance
   CrossValidation probe, control;
   double accuracy = 0, accuracy_std = 0;  // mean and standard deviation over folds
   double control_accuracy = 0, control_std = 0;
