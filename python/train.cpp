@@ -4,14 +4,11 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
-#include "lumen/train/corpus.hpp"
-#include "lumen/train/vocabulary.hpp"
-#include "lumen/train/word2vec.hpp"
+#include "lumen/train/session.hpp"
 
 namespace lumen::python {
 namespace {
@@ -31,53 +28,48 @@ TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std:
                   std::size_t negative, std::size_t epochs, double lr, double sample, std::uint64_t seed,
                   std::uint64_t min_count, std::size_t max_vocab, bool lower, bool split_punct,
                   const py::object& threads, const py::object& progress) {
-  train::Word2VecOptions o;
-  o.model = train::parse_w2v_model(model);
-  o.dim = dim;
-  o.window = window;
-  o.negative = negative;
-  o.epochs = epochs;
-  o.lr = lr;
-  o.sample = sample;
-  o.seed = seed;
-  o.threads = thread_count(threads);
-  o.tokenizer = {lower, split_punct};
-  const std::vector<std::string> paths = paths_of(corpus_paths);
+  const train::Word2VecOptions o{.model = train::parse_w2v_model(model),
+                                 .dim = dim,
+                                 .window = window,
+                                 .negative = negative,
+                                 .epochs = epochs,
+                                 .lr = lr,
+                                 .sample = sample,
+                                 .seed = seed,
+                                 .threads = thread_count(threads),
+                                 .tokenizer = {lower, split_punct}};
+  const train::SessionCorpus corpus{paths_of(corpus_paths), min_count, max_vocab};
   std::atomic<bool> stop{false};
+  train::SessionControl control;
+  control.stop = &stop;
+  // About ten times a second, from this thread: Ctrl-C sets the stop flag (the threads stop at the next sentence),
+  // then the caller's callback sees the training status.
+  control.on_progress = [&](const train::SessionProgress& p) {
+    if (p.phase == train::SessionPhase::vocabulary) return check_signals();
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();
+      stop = true;
+      return;
+    }
+    if (progress.is_none()) return;
+    const auto& st = p.status;
+    py::dict d;
+    d["words_done"] = st.words_done;
+    d["words_total"] = st.words_total;
+    d["loss"] = st.loss;
+    d["lr"] = st.lr;
+    d["epoch"] = st.epoch;
+    d["seconds"] = st.seconds;
+    progress(d);
+  };
   auto pt = std::make_shared<PyTable>();
-  bool done = false;
   {
     const py::gil_scoped_release nogil;
-    const train::Corpus corpus = train::Corpus::open(paths);
-    Vocab vocab = train::build_vocab(corpus, train::WordTokenizer(o.tokenizer), {min_count, max_vocab, 0}, nullptr,
-                                     [](std::uint64_t) { check_signals(); });
-    train::Word2Vec w2v(corpus, std::move(vocab), o);
-    train::TrainControl control;
-    control.stop = &stop;
-    // About ten times a second, from this thread: Ctrl-C sets the stop flag (the threads stop at the next sentence),
-    // then the caller's callback sees the status.
-    control.on_progress = [&](const train::TrainStatus& st) {
-      const py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        stop = true;
-        return;
-      }
-      if (!progress.is_none()) {
-        py::dict d;
-        d["words_done"] = st.words_done;
-        d["words_total"] = st.words_total;
-        d["loss"] = st.loss;
-        d["lr"] = st.lr;
-        d["epoch"] = st.epoch;
-        d["seconds"] = st.seconds;
-        progress(d);
-      }
-    };
-    done = w2v.train(control);
-    if (done) pt->table = w2v.table();
+    auto r = train::train_word2vec(corpus, o, {}, control);
+    if (r.status != train::SessionStatus::finished) throw Interrupted{};
+    pt->table = std::move(r.table);
   }
-  if (!done) throw Interrupted{};
   pt->table.source = "word2vec";
   return pt;
 }

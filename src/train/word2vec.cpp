@@ -28,6 +28,8 @@ W2VModel parse_w2v_model(std::string_view name) {
   throw UsageError(fmt::format("unknown word2vec model '{}' (expected skipgram or cbow)", name));
 }
 
+std::string_view w2v_model_name(W2VModel m) { return m == W2VModel::skipgram ? "skipgram" : "cbow"; }
+
 namespace {
 
 constexpr std::uint64_t kStart = std::numeric_limits<std::uint64_t>::max();  // "at the start of my range"

@@ -1,0 +1,189 @@
+#include "lumen/train/session.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <utility>
+
+#include "lumen/core/error.hpp"
+#include "lumen/io/write.hpp"
+#include "lumen/train/corpus.hpp"
+#include "lumen/train/vocabulary.hpp"
+
+namespace lumen::train {
+
+io::Format session_format(const std::string& name, const std::string& path) {
+  if (!name.empty()) return io::parse_format(name);
+  try {
+    return io::format_from_path(path);
+  } catch (const UsageError&) {
+    return io::Format::word2vec_text;
+  }
+}
+
+namespace {
+
+// Where a session writes, resolved once before any work.
+struct Plan {
+  std::string table, head, vocab, checkpoint;  // head: where an untied lm's W goes
+  io::Format format = io::Format::word2vec_text, head_format = io::Format::word2vec_text;
+};
+
+// Where an output cannot go is found before hours of training are spent on it: its folder must exist, and it
+// must not be a folder itself.
+void check_folder(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw IoError(path + ": cannot write here: the folder " + parent.string() + " does not exist");
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a folder, not a file to write");
+}
+
+Plan plan_outputs(const SessionOutputs& out) {
+  Plan p;
+  p.checkpoint = !out.checkpoint.empty() ? out.checkpoint : out.table.empty() ? "" : out.table + ".ckpt";
+  check_folder(p.checkpoint);
+  if (out.table.empty()) return p;
+  p.table = out.table;
+  p.format = session_format(out.format, out.table);
+  io::check_destination(p.table, p.format);
+  // The head goes beside the table in its format, unless given a path of its own.
+  p.head = out.head.empty() ? out.table + ".out" : out.head;
+  p.head_format = out.head.empty() ? p.format : session_format(out.format, out.head);
+  if (!out.head.empty()) io::check_destination(p.head, p.head_format);
+  p.vocab = out.vocab.empty() ? out.table + ".vocab" : out.vocab;
+  for (const auto* path : {&p.table, &p.head, &p.vocab}) check_folder(*path);
+  return p;
+}
+
+Corpus open_corpus(const SessionCorpus& c, const SessionControl& control) {
+  if (c.paths.empty()) {
+    if (!control.resume.empty()) throw OptionError("resume", "{option} needs the corpus it was trained on");
+    throw UsageError("no corpus given (text files or directories)");
+  }
+  return Corpus::open(c.paths);
+}
+
+// Counts the vocabulary over [0, end_byte) (0: the whole corpus), reporting the bytes read.
+Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const TokenizerOptions& tokenizer,
+                  std::uint64_t end_byte, VocabStats* stats, const SessionControl& control) {
+  const std::uint64_t total = end_byte > 0 ? end_byte : corpus.bytes();
+  auto report = [&](std::uint64_t bytes) {
+    if (control.on_progress) control.on_progress({SessionPhase::vocabulary, bytes, total, {}});
+  };
+  report(0);
+  return build_vocab(corpus, WordTokenizer(tokenizer), {c.min_count, c.max_vocab, end_byte}, stats, report);
+}
+
+bool stopped(const SessionControl& control) { return control.stop != nullptr && control.stop->load(); }
+
+// Runs `train(control)` on the model with the session's checkpoints and progress, and, when stopped, writes the
+// checkpoint. Returns whether training finished.
+template <class Model, class Train>
+bool run_training(Model& model, const Plan& plan, const SessionControl& control, SessionResult& r, Train train) {
+  const TrainStatus start = model.status();
+  TrainControl tc;
+  tc.stop = control.stop;
+  if (!plan.checkpoint.empty()) {
+    tc.checkpoint_every = control.checkpoint_every;
+    tc.on_checkpoint = [&model, &plan, &control] {
+      model.save_checkpoint(plan.checkpoint);
+      if (control.on_checkpoint) control.on_checkpoint(plan.checkpoint);
+    };
+  }
+  const std::size_t epochs = model.options().epochs;
+  tc.on_progress = [&r, &control, epochs](const TrainStatus& st) {
+    if (st.loss > 0) r.loss = st.loss;
+    r.seconds = st.seconds;
+    if (control.on_progress)
+      control.on_progress({SessionPhase::training, st.words_done, st.words_total, st, epochs});
+  };
+  tc.on_progress(start);
+  const bool done = train(tc);
+  r.words_done = model.status().words_done;
+  r.words_this_run = r.words_done - start.words_done;
+  if (done) return true;
+  r.status = SessionStatus::stopped;
+  if (!plan.checkpoint.empty()) {
+    model.save_checkpoint(plan.checkpoint);
+    r.checkpoint = plan.checkpoint;
+  }
+  return false;
+}
+
+// Writes the table and the counts; a finished run's checkpoint is no longer needed.
+void write_outputs(const Plan& plan, const Vocab& vocab, const SessionControl& control, SessionResult& r) {
+  r.format = plan.format;
+  if (plan.table.empty()) return;
+  io::write_table(r.table, plan.table, plan.format);
+  r.table_path = plan.table;
+  r.written.push_back(plan.table);
+  if (r.head.V() > 0) {
+    io::write_table(r.head, plan.head, plan.head_format);
+    r.head_path = plan.head;
+    r.written.push_back(plan.head);
+  }
+  save_vocab_counts(plan.vocab, vocab);
+  r.vocab_path = plan.vocab;
+  r.written.push_back(plan.vocab);
+  if (control.checkpoint_every > 0 || !control.resume.empty()) std::filesystem::remove(plan.checkpoint);
+}
+
+}  // namespace
+
+Word2VecSessionResult train_word2vec(const SessionCorpus& c, const Word2VecOptions& options,
+                                     const SessionOutputs& outputs, const SessionControl& control) {
+  const Plan plan = plan_outputs(outputs);
+  const Corpus corpus = open_corpus(c, control);
+  Word2VecSessionResult r;
+  std::optional<Word2Vec> model;
+  if (!control.resume.empty()) {
+    model.emplace(Word2Vec::load_checkpoint(control.resume, corpus));
+  } else {
+    VocabStats stats;
+    Vocab vocab = count_vocab(corpus, c, options.tokenizer, 0, &stats, control);
+    r.corpus_tokens = stats.tokens;
+    if (stopped(control)) {
+      r.status = SessionStatus::stopped_before_training;
+      return r;
+    }
+    model.emplace(corpus, std::move(vocab), options);
+  }
+  r.options = model->options();
+  if (!run_training(*model, plan, control, r, [&](const TrainControl& tc) { return model->train(tc); })) return r;
+  r.table = model->table();
+  const double per_thread = r.seconds * static_cast<double>(r.options.threads);
+  r.words_per_sec_per_thread = per_thread > 0 ? static_cast<double>(r.words_this_run) / per_thread : 0.0;
+  write_outputs(plan, model->vocab(), control, r);
+  return r;
+}
+
+LmSessionResult train_lm(const SessionCorpus& c, const LmOptions& options, const SessionOutputs& outputs,
+                         const SessionControl& control) {
+  const Plan plan = plan_outputs(outputs);
+  const Corpus corpus = open_corpus(c, control);
+  LmSessionResult r;
+  std::optional<LanguageModel> model;
+  if (!control.resume.empty()) {
+    model.emplace(LanguageModel::load_checkpoint(control.resume, corpus));
+  } else {
+    const Vocab words = count_vocab(corpus, c, options.tokenizer, LanguageModel::train_end(corpus, options.holdout),
+                                    nullptr, control);
+    if (stopped(control)) {
+      r.status = SessionStatus::stopped_before_training;
+      return r;
+    }
+    model.emplace(corpus, words, options);
+  }
+  r.options = model->options();
+  const bool done = run_training(*model, plan, control, r,
+                                 [&](const TrainControl& tc) { return model->train(tc, control.on_epoch); });
+  r.epochs = model->history();
+  if (!done) return r;
+  r.table = model->input_table();
+  if (!r.options.tie) r.head = model->output_table();
+  write_outputs(plan, model->vocab(), control, r);
+  return r;
+}
+
+}  // namespace lumen::train
