@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "lumen/train/result_json.hpp"
 #include "lumen/train/session.hpp"
 
 namespace lumen::python {
@@ -52,16 +53,7 @@ TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std:
       stop = true;
       return;
     }
-    if (progress.is_none()) return;
-    const auto& st = p.status;
-    py::dict d;
-    d["words_done"] = st.words_done;
-    d["words_total"] = st.words_total;
-    d["loss"] = st.loss;
-    d["lr"] = st.lr;
-    d["epoch"] = st.epoch;
-    d["seconds"] = st.seconds;
-    progress(d);
+    if (!progress.is_none()) progress(to_python(train::train_status_json(p.status)));
   };
   auto pt = std::make_shared<PyTable>();
   {

@@ -65,10 +65,8 @@ int run(Args& a) {
     throw InputError(e.text_for(option_flag));
   }
   if (bar) bar->finish();
-  if (a.json)
-    print_json(train::claims_result_json(*r));
-  else
-    print_text(*r);
+  if (a.json) print_json(train::claims_result_json(*r));
+  else print_text(*r);
   return kOk;
 }
 

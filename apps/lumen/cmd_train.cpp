@@ -112,8 +112,8 @@ int interrupted(const train::SessionResult& r) {
   if (r.status == train::SessionStatus::stopped_before_training)
     print_error("interrupted before training started; nothing written");
   else
-    print_error(fmt::format("interrupted; checkpoint written to {} (continue with --resume {})", r.checkpoint,
-                            r.checkpoint));
+    print_error(
+        fmt::format("interrupted; checkpoint written to {} (continue with --resume {})", r.checkpoint, r.checkpoint));
   return kInterrupted;
 }
 
@@ -237,9 +237,8 @@ int run_lm(LmArgs& a) {
     print_json(train::lm_result_json(r));
     return kOk;
   }
-  fmt::print("wrote {} ({} x {}, {}){}{} and {}\n", r.table_path, r.table.V(), r.options.dim,
-             io::format_name(r.format), r.options.tie ? ", tied" : ", untied: output table ", r.head_path,
-             r.vocab_path);
+  fmt::print("wrote {} ({} x {}, {}){}{} and {}\n", r.table_path, r.table.V(), r.options.dim, io::format_name(r.format),
+             r.options.tie ? ", tied" : ", untied: output table ", r.head_path, r.vocab_path);
   return kOk;
 }
 

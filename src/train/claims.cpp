@@ -49,10 +49,10 @@ constexpr std::array<ProbeTriple, 4> kProbes = {{{"cat", "dog", "parliament"},
 // 2. Frequency and vector length.
 void frequency_length(const Table& t, const std::string& vocab_path, ClaimsResult& r) {
   if (!std::filesystem::exists(vocab_path))
-    throw ClaimsInputError(fmt::format(
-        "{}: no counts file beside the table (a `word count` file, written by lumen train); give one with "
-        "{{vocab_counts}}",
-        vocab_path));
+    throw ClaimsInputError(
+        fmt::format("{}: no counts file beside the table (a `word count` file, written by lumen train); give one with "
+                    "{{vocab_counts}}",
+                    vocab_path));
   const Vocab counts = load_vocab_counts(vocab_path);
   std::vector<double> freq, len;
   std::vector<float> row(t.d());
@@ -92,14 +92,13 @@ ClaimsTying tying(const std::string& corpus_path, const ClaimsOptions& o) {
   if (!std::filesystem::exists(corpus_path))
     throw ClaimsInputError(fmt::format(
         "{}: the corpus for the tied/untied comparison is missing (give {{corpus}}, or {{skip_lm}})", corpus_path));
-  LmOptions lo;
-  lo.context = o.context;
-  lo.dim = o.dim;
-  lo.hidden = o.hidden;
-  lo.epochs = o.lm_epochs;
-  lo.max_train_tokens = o.lm_tokens;
-  lo.seed = o.seed;
-  lo.tokenizer.lower = true;
+  LmOptions lo{.context = o.context,
+               .dim = o.dim,
+               .hidden = o.hidden,
+               .epochs = o.lm_epochs,
+               .max_train_tokens = o.lm_tokens,
+               .seed = o.seed,
+               .tokenizer = {.lower = true}};
   ClaimsTying ty{corpus_path, lo.context, lo.dim, lo.hidden, lo.epochs, lo.max_train_tokens, lo.seed, lo.optimizer};
   for (bool tie : {true, false}) {
     lo.tie = tie;
@@ -134,9 +133,8 @@ ClaimsResult run_claims(const Table& table, const std::string& table_path, const
   frequency_length(table, o.vocab_counts.empty() ? table_path + ".vocab" : o.vocab_counts, r);
   probe_pairs(table, o.seed, r);
   if (!o.skip_lm)
-    r.tying = tying(o.corpus.empty() ? (std::filesystem::path(table_path).parent_path() / "brown.txt").string()
-                                     : o.corpus,
-                    o);
+    r.tying = tying(
+        o.corpus.empty() ? (std::filesystem::path(table_path).parent_path() / "brown.txt").string() : o.corpus, o);
   return r;
 }
 

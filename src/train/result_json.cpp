@@ -16,6 +16,11 @@ nlohmann::json lm_run_json(const ClaimsLmRun& r) {
 }
 }  // namespace
 
+nlohmann::json train_status_json(const TrainStatus& st) {
+  return {{"words_done", st.words_done}, {"words_total", st.words_total}, {"loss", st.loss}, {"lr", st.lr},
+          {"epoch", st.epoch},           {"seconds", st.seconds}};
+}
+
 nlohmann::json lm_epoch_json(const LmEpoch& e) {
   return {{"epoch", e.epoch},
           {"train_loss", e.train_loss},
@@ -46,20 +51,20 @@ nlohmann::json lm_result_json(const LmSessionResult& r) {
   const auto& o = r.options;
   nlohmann::json epochs = nlohmann::json::array();
   for (const auto& e : r.epochs) epochs.push_back(lm_epoch_json(e));
-  return {{"output", path_or_null(r.table_path)},
-          {"output_head", path_or_null(r.head_path)},
-          {"vocab_file", path_or_null(r.vocab_path)},
-          {"V", r.table.V()},
-          {"d", o.dim},
-          {"hidden", o.hidden},
-          {"context", o.context},
-          {"tied", o.tie},
-          {"optimizer", optimizer_name(o.optimizer)},
-          {"lr", o.lr},
-          {"seed", o.seed},
-          {"epochs", epochs},
-          {"heldout_perplexity",
-           r.epochs.empty() ? nlohmann::json() : nlohmann::json(r.epochs.back().heldout_perplexity)}};
+  return {
+      {"output", path_or_null(r.table_path)},
+      {"output_head", path_or_null(r.head_path)},
+      {"vocab_file", path_or_null(r.vocab_path)},
+      {"V", r.table.V()},
+      {"d", o.dim},
+      {"hidden", o.hidden},
+      {"context", o.context},
+      {"tied", o.tie},
+      {"optimizer", optimizer_name(o.optimizer)},
+      {"lr", o.lr},
+      {"seed", o.seed},
+      {"epochs", epochs},
+      {"heldout_perplexity", r.epochs.empty() ? nlohmann::json() : nlohmann::json(r.epochs.back().heldout_perplexity)}};
 }
 
 nlohmann::json claims_result_json(const ClaimsResult& r) {

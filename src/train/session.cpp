@@ -77,38 +77,10 @@ Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const TokenizerO
 
 bool stopped(const SessionControl& control) { return control.stop != nullptr && control.stop->load(); }
 
-// Runs `train(control)` on the model with the session's checkpoints and progress, and, when stopped, writes the
-// checkpoint. Returns whether training finished.
-template <class Model, class Train>
-bool run_training(Model& model, const Plan& plan, const SessionControl& control, SessionResult& r, Train train) {
-  const TrainStatus start = model.status();
-  TrainControl tc;
-  tc.stop = control.stop;
-  if (!plan.checkpoint.empty()) {
-    tc.checkpoint_every = control.checkpoint_every;
-    tc.on_checkpoint = [&model, &plan, &control] {
-      model.save_checkpoint(plan.checkpoint);
-      if (control.on_checkpoint) control.on_checkpoint(plan.checkpoint);
-    };
-  }
-  const std::size_t epochs = model.options().epochs;
-  tc.on_progress = [&r, &control, epochs](const TrainStatus& st) {
-    if (st.loss > 0) r.loss = st.loss;
-    r.seconds = st.seconds;
-    if (control.on_progress)
-      control.on_progress({SessionPhase::training, st.words_done, st.words_total, st, epochs});
-  };
-  tc.on_progress(start);
-  const bool done = train(tc);
-  r.words_done = model.status().words_done;
-  r.words_this_run = r.words_done - start.words_done;
-  if (done) return true;
-  r.status = SessionStatus::stopped;
-  if (!plan.checkpoint.empty()) {
-    model.save_checkpoint(plan.checkpoint);
-    r.checkpoint = plan.checkpoint;
-  }
-  return false;
+// Where the part of the corpus the vocabulary is counted over ends (0: the whole corpus).
+std::uint64_t vocab_end(const Corpus&, const Word2VecOptions&) { return 0; }
+std::uint64_t vocab_end(const Corpus& corpus, const LmOptions& o) {
+  return LanguageModel::train_end(corpus, o.holdout);
 }
 
 // Writes the table and the counts; a finished run's checkpoint is no longer needed.
@@ -129,19 +101,21 @@ void write_outputs(const Plan& plan, const Vocab& vocab, const SessionControl& c
   if (control.checkpoint_every > 0 || !control.resume.empty()) std::filesystem::remove(plan.checkpoint);
 }
 
-}  // namespace
-
-Word2VecSessionResult train_word2vec(const SessionCorpus& c, const Word2VecOptions& options,
-                                     const SessionOutputs& outputs, const SessionControl& control) {
+// A session of either trainer: the model (the checkpoint's, or fresh over the counted vocabulary), trained by
+// train(model, control) with the session's checkpoints and progress, checkpointed when stopped; finish(model,
+// result, done) fills in the trainer's own results (and the tables when done) before the outputs are written.
+template <class Model, class Result, class Options, class Train, class Finish>
+Result run_session(const SessionCorpus& c, const Options& options, const SessionOutputs& outputs,
+                   const SessionControl& control, Train train, Finish finish) {
   const Plan plan = plan_outputs(outputs);
   const Corpus corpus = open_corpus(c, control);
-  Word2VecSessionResult r;
-  std::optional<Word2Vec> model;
+  Result r;
+  std::optional<Model> model;
   if (!control.resume.empty()) {
-    model.emplace(Word2Vec::load_checkpoint(control.resume, corpus));
+    model.emplace(Model::load_checkpoint(control.resume, corpus));
   } else {
     VocabStats stats;
-    Vocab vocab = count_vocab(corpus, c, options.tokenizer, 0, &stats, control);
+    Vocab vocab = count_vocab(corpus, c, options.tokenizer, vocab_end(corpus, options), &stats, control);
     r.corpus_tokens = stats.tokens;
     if (stopped(control)) {
       r.status = SessionStatus::stopped_before_training;
@@ -150,40 +124,65 @@ Word2VecSessionResult train_word2vec(const SessionCorpus& c, const Word2VecOptio
     model.emplace(corpus, std::move(vocab), options);
   }
   r.options = model->options();
-  if (!run_training(*model, plan, control, r, [&](const TrainControl& tc) { return model->train(tc); })) return r;
-  r.table = model->table();
-  const double per_thread = r.seconds * static_cast<double>(r.options.threads);
-  r.words_per_sec_per_thread = per_thread > 0 ? static_cast<double>(r.words_this_run) / per_thread : 0.0;
-  write_outputs(plan, model->vocab(), control, r);
+
+  const TrainStatus start = model->status();
+  TrainControl tc;
+  tc.stop = control.stop;
+  if (!plan.checkpoint.empty()) {
+    tc.checkpoint_every = control.checkpoint_every;
+    tc.on_checkpoint = [&model, &plan, &control] {
+      model->save_checkpoint(plan.checkpoint);
+      if (control.on_checkpoint) control.on_checkpoint(plan.checkpoint);
+    };
+  }
+  tc.on_progress = [&r, &control](const TrainStatus& st) {
+    if (st.loss > 0) r.loss = st.loss;
+    r.seconds = st.seconds;
+    if (control.on_progress)
+      control.on_progress({SessionPhase::training, st.words_done, st.words_total, st, r.options.epochs});
+  };
+  tc.on_progress(start);
+  const bool done = train(*model, tc);
+  r.words_done = model->status().words_done;
+  r.words_this_run = r.words_done - start.words_done;
+  finish(*model, r, done);
+  if (done) {
+    write_outputs(plan, model->vocab(), control, r);
+  } else {
+    r.status = SessionStatus::stopped;
+    if (!plan.checkpoint.empty()) {
+      model->save_checkpoint(plan.checkpoint);
+      r.checkpoint = plan.checkpoint;
+    }
+  }
   return r;
+}
+
+}  // namespace
+
+Word2VecSessionResult train_word2vec(const SessionCorpus& c, const Word2VecOptions& options,
+                                     const SessionOutputs& outputs, const SessionControl& control) {
+  return run_session<Word2Vec, Word2VecSessionResult>(
+      c, options, outputs, control, [](Word2Vec& m, const TrainControl& tc) { return m.train(tc); },
+      [](const Word2Vec& m, Word2VecSessionResult& r, bool done) {
+        if (!done) return;
+        r.table = m.table();
+        const double per_thread = r.seconds * static_cast<double>(r.options.threads);
+        r.words_per_sec_per_thread = per_thread > 0 ? static_cast<double>(r.words_this_run) / per_thread : 0.0;
+      });
 }
 
 LmSessionResult train_lm(const SessionCorpus& c, const LmOptions& options, const SessionOutputs& outputs,
                          const SessionControl& control) {
-  const Plan plan = plan_outputs(outputs);
-  const Corpus corpus = open_corpus(c, control);
-  LmSessionResult r;
-  std::optional<LanguageModel> model;
-  if (!control.resume.empty()) {
-    model.emplace(LanguageModel::load_checkpoint(control.resume, corpus));
-  } else {
-    const Vocab words = count_vocab(corpus, c, options.tokenizer, LanguageModel::train_end(corpus, options.holdout),
-                                    nullptr, control);
-    if (stopped(control)) {
-      r.status = SessionStatus::stopped_before_training;
-      return r;
-    }
-    model.emplace(corpus, words, options);
-  }
-  r.options = model->options();
-  const bool done = run_training(*model, plan, control, r,
-                                 [&](const TrainControl& tc) { return model->train(tc, control.on_epoch); });
-  r.epochs = model->history();
-  if (!done) return r;
-  r.table = model->input_table();
-  if (!r.options.tie) r.head = model->output_table();
-  write_outputs(plan, model->vocab(), control, r);
-  return r;
+  return run_session<LanguageModel, LmSessionResult>(
+      c, options, outputs, control,
+      [&control](LanguageModel& m, const TrainControl& tc) { return m.train(tc, control.on_epoch); },
+      [](const LanguageModel& m, LmSessionResult& r, bool done) {
+        r.epochs = m.history();
+        if (!done) return;
+        r.table = m.input_table();
+        if (!r.options.tie) r.head = m.output_table();
+      });
 }
 
 }  // namespace lumen::train

@@ -28,9 +28,9 @@ struct ClaimsProgress {
 };
 
 struct ClaimsOptions {
-  std::string vocab_counts;  // the table's `word count` file ("": TABLE.vocab)
-  std::string corpus;        // for the tied/untied comparison ("": brown.txt beside the table)
-  std::uint64_t seed = 1;    // the seed the table was trained with (its initial rows), and the models' seed
+  std::string vocab_counts;          // the table's `word count` file ("": TABLE.vocab)
+  std::string corpus;                // for the tied/untied comparison ("": brown.txt beside the table)
+  std::uint64_t seed = 1;            // the seed the table was trained with (its initial rows), and the models' seed
   std::size_t lm_vocab = 2000;       // words the two models keep (the rest are <unk>)
   std::uint64_t lm_tokens = 200000;  // training tokens per model
   std::size_t lm_epochs = 1;
@@ -63,9 +63,9 @@ struct ClaimsResult {
   std::string table;  // the table's path, as given
   std::size_t V = 0, d = 0;
   std::uint64_t seed = 0;
-  double spearman = 0;  // frequency vs vector length
-  std::size_t rows = 0;  // rows with a count
-  std::vector<ClaimsPair> pairs;  // the probe pairs whose words are all in the table
+  double spearman = 0;               // frequency vs vector length
+  std::size_t rows = 0;              // rows with a count
+  std::vector<ClaimsPair> pairs;     // the probe pairs whose words are all in the table
   std::optional<ClaimsTying> tying;  // absent with skip_lm
 };
 

@@ -9,6 +9,8 @@
 
 namespace lumen::train {
 
+// A progress report: {"words_done", "words_total", "loss", "lr", "epoch", "seconds"}.
+nlohmann::json train_status_json(const TrainStatus& st);
 // {"epoch", "train_loss", "heldout_loss", "heldout_perplexity", "heldout_tokens", "seconds"}.
 nlohmann::json lm_epoch_json(const LmEpoch& e);
 // A finished session: what was written, the model's shape and options, and how training went.

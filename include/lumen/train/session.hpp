@@ -51,7 +51,7 @@ struct SessionControl {
   std::string resume;                       // a checkpoint to continue ("": a fresh run)
   std::uint64_t checkpoint_every = 0;       // words (tokens) between checkpoints; 0: only when stopped
   std::function<void(const SessionProgress&)> on_progress;
-  std::function<void(const LmEpoch&)> on_epoch;  // lm: after every epoch, with its held-out figures
+  std::function<void(const LmEpoch&)> on_epoch;           // lm: after every epoch, with its held-out figures
   std::function<void(const std::string&)> on_checkpoint;  // after every periodic checkpoint, with its path
 };
 
@@ -63,21 +63,21 @@ enum class SessionStatus {
 
 struct SessionResult {
   SessionStatus status = SessionStatus::finished;
-  std::string checkpoint;            // written when stopped ("" when none)
-  std::vector<std::string> written;  // every output file written, in order
+  std::string checkpoint;                         // written when stopped ("" when none)
+  std::vector<std::string> written;               // every output file written, in order
   std::string table_path, head_path, vocab_path;  // as written ("" when not)
   io::Format format = io::Format::word2vec_text;
   Table table;                       // E
   Table head;                        // lm, untied: W (empty otherwise)
   std::uint64_t words_done = 0;      // words (tokens) done, over every run of the model
   std::uint64_t words_this_run = 0;  // ... by this session
+  std::uint64_t corpus_tokens = 0;   // tokens read while counting the vocabulary (0 when resumed)
   double seconds = 0;                // wall time of this session's training
   double loss = 0;                   // the last loss reported
 };
 
 struct Word2VecSessionResult : SessionResult {
   Word2VecOptions options;  // as used (a resumed session's: the checkpoint's)
-  std::uint64_t corpus_tokens = 0;  // tokens counted for the vocabulary (0 when resumed)
   double words_per_sec_per_thread = 0;
 };
 
