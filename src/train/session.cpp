@@ -49,7 +49,7 @@ Plan plan_outputs(const SessionOutputs& out) {
   io::check_destination(p.table, p.format);
   // The head goes beside the table in its format, unless given a path of its own.
   p.head = out.head.empty() ? out.table + ".out" : out.head;
-  p.head_format = out.head.empty() ? p.format : session_format(out.format, out.head);
+  p.head_format = p.head == out.table + ".out" ? p.format : session_format(out.format, p.head);
   if (!out.head.empty()) io::check_destination(p.head, p.head_format);
   p.vocab = out.vocab.empty() ? out.table + ".vocab" : out.vocab;
   for (const auto* path : {&p.table, &p.head, &p.vocab}) check_folder(*path);
@@ -83,22 +83,25 @@ std::uint64_t vocab_end(const Corpus& corpus, const LmOptions& o) {
   return LanguageModel::train_end(corpus, o.holdout);
 }
 
-// Writes the table and the counts; a finished run's checkpoint is no longer needed.
+// Writes the table and the counts; then a finished run's checkpoint is no longer needed (not before: if an output
+// cannot be written, the checkpoint still holds the training).
 void write_outputs(const Plan& plan, const Vocab& vocab, const SessionControl& control, SessionResult& r) {
   r.format = plan.format;
-  if (plan.table.empty()) return;
-  io::write_table(r.table, plan.table, plan.format);
-  r.table_path = plan.table;
-  r.written.push_back(plan.table);
-  if (r.head.V() > 0) {
-    io::write_table(r.head, plan.head, plan.head_format);
-    r.head_path = plan.head;
-    r.written.push_back(plan.head);
+  if (!plan.table.empty()) {
+    io::write_table(r.table, plan.table, plan.format);
+    r.table_path = plan.table;
+    r.written.push_back(plan.table);
+    if (r.head.V() > 0) {
+      io::write_table(r.head, plan.head, plan.head_format);
+      r.head_path = plan.head;
+      r.written.push_back(plan.head);
+    }
+    save_vocab_counts(plan.vocab, vocab);
+    r.vocab_path = plan.vocab;
+    r.written.push_back(plan.vocab);
   }
-  save_vocab_counts(plan.vocab, vocab);
-  r.vocab_path = plan.vocab;
-  r.written.push_back(plan.vocab);
-  if (control.checkpoint_every > 0 || !control.resume.empty()) std::filesystem::remove(plan.checkpoint);
+  if (!plan.checkpoint.empty() && (control.checkpoint_every > 0 || !control.resume.empty()))
+    std::filesystem::remove(plan.checkpoint);
 }
 
 // A session of either trainer: the model (the checkpoint's, or fresh over the counted vocabulary), trained by

@@ -184,3 +184,17 @@ TEST(TrainSession, BadOutputsAndCorporaFailBeforeTrainingAndWriteNothing) {
   EXPECT_THROW(train_word2vec({{d / "missing.txt"}}, small_w2v(), {.table = d / "t.vec"}), IoError);
   EXPECT_EQ(d.files(), (std::set<std::string>{"c.txt", "sub"}));
 }
+
+TEST(TrainSession, AnOutputThatFailsLeavesNoTemporaryAndKeepsTheCheckpoint) {
+  Dir d("session-write-fails");
+  fs::create_directory(d.path / "sub");
+  SessionControl c;
+  c.checkpoint_every = 2000;
+  // The counts' folder goes away while training runs: the table is written whole, the counts cannot be.
+  c.on_progress = [&](const SessionProgress& p) {
+    if (p.phase == SessionPhase::training) fs::remove_all(d.path / "sub");
+  };
+  EXPECT_THROW(train_word2vec(d.corpus, small_w2v(), {.table = d / "t.vec", .vocab = d / "sub/t.vocab"}, c), IoError);
+  EXPECT_EQ(d.files(), (std::set<std::string>{"c.txt", "t.vec", "t.vec.ckpt"}));
+  EXPECT_NO_THROW(Word2Vec::load_checkpoint(d / "t.vec.ckpt", Corpus::open(d.corpus.paths)));
+}
