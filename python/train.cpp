@@ -1,85 +1,128 @@
-// lumen.train.word2vec: a table learned from text (skip-gram or CBOW with negative sampling), with a progress
-// callback; Ctrl-C stops it at a resumable point and raises KeyboardInterrupt.
+// lumen.train.word2vec and lumen.train.lm: tables learned from text, through the library's training session (the
+// one `lumen train` runs), with a progress callback; Ctrl-C stops training at a resumable point (writing a
+// checkpoint when the call names an output or a checkpoint) and raises KeyboardInterrupt.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
-#include "lumen/train/corpus.hpp"
-#include "lumen/train/vocabulary.hpp"
-#include "lumen/train/word2vec.hpp"
+#include "lumen/train/result_json.hpp"
+#include "lumen/train/session.hpp"
 
 namespace lumen::python {
 namespace {
 
+std::string path_of(const py::handle& p) { return py::module_::import("os").attr("fspath")(p).cast<std::string>(); }
+std::string optional_path(const py::object& p) { return p.is_none() ? std::string() : path_of(p); }
+
 std::vector<std::string> paths_of(const py::object& corpus) {
-  const py::object fspath = py::module_::import("os").attr("fspath");
   std::vector<std::string> out;
   if (py::isinstance<py::str>(corpus) || py::hasattr(corpus, "__fspath__")) {
-    out.push_back(fspath(corpus).cast<std::string>());
+    out.push_back(path_of(corpus));
   } else {
-    for (const auto& p : corpus) out.push_back(fspath(p).cast<std::string>());
+    for (const auto& p : corpus) out.push_back(path_of(p));
   }
   return out;
+}
+
+// Where a session writes: nothing unless `output` (or `checkpoint`) is given.
+train::SessionOutputs outputs_of(const py::object& output, const py::object& to, const py::object& checkpoint,
+                                 const py::object& output_head = py::none()) {
+  return {.table = optional_path(output),
+          .format = to.is_none() ? std::string() : to.cast<std::string>(),
+          .head = optional_path(output_head),
+          .checkpoint = optional_path(checkpoint)};
+}
+
+// Runs `run(control)` with the GIL released. About ten times a second, from this thread: Ctrl-C sets the stop flag
+// (the session stops at a resumable point and checkpoints), then the caller's callback sees the training status
+// (train_status_json's fields). Returns the finished session's result; a stopped one raises KeyboardInterrupt.
+template <class Run>
+auto run_session(const py::object& resume, std::uint64_t checkpoint_every, const py::object& progress, Run run) {
+  std::atomic<bool> stop{false};
+  train::SessionControl control;
+  control.stop = &stop;
+  control.resume = optional_path(resume);
+  control.checkpoint_every = checkpoint_every;
+  control.on_progress = [&](const train::SessionProgress& p) {
+    if (p.phase == train::SessionPhase::vocabulary) return check_signals();
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();
+      stop = true;
+      return;
+    }
+    if (!progress.is_none()) progress(to_python(train::train_status_json(p.status)));
+  };
+  const py::gil_scoped_release nogil;
+  auto r = run(control);
+  if (r.status != train::SessionStatus::finished) throw Interrupted{};
+  return r;
+}
+
+TablePtr table_of(Table t, const char* source) {
+  auto pt = std::make_shared<PyTable>();
+  pt->table = std::move(t);
+  pt->table.source = source;
+  return pt;
 }
 
 TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std::size_t dim, std::size_t window,
                   std::size_t negative, std::size_t epochs, double lr, double sample, std::uint64_t seed,
                   std::uint64_t min_count, std::size_t max_vocab, bool lower, bool split_punct,
-                  const py::object& threads, const py::object& progress) {
-  train::Word2VecOptions o;
-  o.model = train::parse_w2v_model(model);
-  o.dim = dim;
-  o.window = window;
-  o.negative = negative;
-  o.epochs = epochs;
-  o.lr = lr;
-  o.sample = sample;
-  o.seed = seed;
-  o.threads = thread_count(threads);
-  o.tokenizer = {lower, split_punct};
-  const std::vector<std::string> paths = paths_of(corpus_paths);
-  std::atomic<bool> stop{false};
-  auto pt = std::make_shared<PyTable>();
-  bool done = false;
-  {
-    const py::gil_scoped_release nogil;
-    const train::Corpus corpus = train::Corpus::open(paths);
-    Vocab vocab = train::build_vocab(corpus, train::WordTokenizer(o.tokenizer), {min_count, max_vocab, 0}, nullptr,
-                                     [](std::uint64_t) { check_signals(); });
-    train::Word2Vec w2v(corpus, std::move(vocab), o);
-    train::TrainControl control;
-    control.stop = &stop;
-    // About ten times a second, from this thread: Ctrl-C sets the stop flag (the threads stop at the next sentence),
-    // then the caller's callback sees the status.
-    control.on_progress = [&](const train::TrainStatus& st) {
-      const py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        stop = true;
-        return;
-      }
-      if (!progress.is_none()) {
-        py::dict d;
-        d["words_done"] = st.words_done;
-        d["words_total"] = st.words_total;
-        d["loss"] = st.loss;
-        d["lr"] = st.lr;
-        d["epoch"] = st.epoch;
-        d["seconds"] = st.seconds;
-        progress(d);
-      }
-    };
-    done = w2v.train(control);
-    if (done) pt->table = w2v.table();
-  }
-  if (!done) throw Interrupted{};
-  pt->table.source = "word2vec";
-  return pt;
+                  const py::object& threads, const py::object& progress, const py::object& output, const py::object& to,
+                  const py::object& checkpoint, std::uint64_t checkpoint_every, const py::object& resume) {
+  const train::Word2VecOptions o{.model = train::parse_w2v_model(model),
+                                 .dim = dim,
+                                 .window = window,
+                                 .negative = negative,
+                                 .epochs = epochs,
+                                 .lr = lr,
+                                 .sample = sample,
+                                 .seed = seed,
+                                 .threads = thread_count(threads),
+                                 .tokenizer = {lower, split_punct}};
+  const train::SessionCorpus corpus{paths_of(corpus_paths), min_count, max_vocab};
+  const auto outputs = outputs_of(output, to, checkpoint);
+  auto r = run_session(resume, checkpoint_every, progress, [&](const train::SessionControl& control) {
+    return train::train_word2vec(corpus, o, outputs, control);
+  });
+  return table_of(std::move(r.table), "word2vec");
+}
+
+py::dict lm(const py::object& corpus_paths, std::size_t context, std::size_t dim, std::size_t hidden, bool tie,
+            float init_std, bool scale_sqrt_d, const std::string& optimizer, float lr, std::size_t batch,
+            std::size_t epochs, double holdout, std::uint64_t max_train_tokens, std::uint64_t seed,
+            std::uint64_t min_count, std::size_t max_vocab, bool lower, bool split_punct, const py::object& threads,
+            const py::object& progress, const py::object& output, const py::object& output_head, const py::object& to,
+            const py::object& checkpoint, std::uint64_t checkpoint_every, const py::object& resume) {
+  const train::LmOptions o{.context = context,
+                           .dim = dim,
+                           .hidden = hidden,
+                           .tie = tie,
+                           .init_std = init_std,
+                           .scale_sqrt_d = scale_sqrt_d,
+                           .optimizer = train::parse_optimizer(optimizer),
+                           .lr = lr,
+                           .batch = batch,
+                           .epochs = epochs,
+                           .holdout = holdout,
+                           .max_train_tokens = max_train_tokens,
+                           .seed = seed,
+                           .threads = thread_count(threads),
+                           .tokenizer = {lower, split_punct}};
+  const train::SessionCorpus corpus{paths_of(corpus_paths), min_count, max_vocab};
+  const auto outputs = outputs_of(output, to, checkpoint, output_head);
+  auto r = run_session(resume, checkpoint_every, progress, [&](const train::SessionControl& control) {
+    return train::train_lm(corpus, o, outputs, control);
+  });
+  py::dict d = to_python(train::lm_result_json(r));
+  d["table"] = table_of(std::move(r.table), "lm");
+  d["head"] = r.head.V() > 0 ? py::cast(table_of(std::move(r.head), "lm (output)")) : py::none();
+  return d;
 }
 
 }  // namespace
@@ -89,15 +132,35 @@ void register_train(py::module_& m) {
         py::arg("window") = 5, py::arg("negative") = 5, py::arg("epochs") = 5, py::arg("lr") = 0.0,
         py::arg("sample") = 1e-4, py::arg("seed") = 1, py::arg("min_count") = 5, py::arg("max_vocab") = 0,
         py::arg("lower") = false, py::arg("split_punct") = false, py::arg("threads") = py::none(),
-        py::arg("progress") = py::none(), R"doc(
+        py::arg("progress") = py::none(), py::arg("output") = py::none(), py::arg("to") = py::none(),
+        py::arg("checkpoint") = py::none(), py::arg("checkpoint_every") = 0, py::arg("resume") = py::none(), R"doc(
 Trains word2vec (skip-gram or CBOW with negative sampling, as word2vec.c and fastText) on text files or
 directories, returning the table E. progress: called about ten times a second with a dict (words_done,
-words_total, loss, lr, epoch, seconds). Ctrl-C stops it: KeyboardInterrupt. The same options as
-`lumen train word2vec`; save the result with table.save(path).
+words_total, loss, lr, epoch, seconds). Ctrl-C stops it: KeyboardInterrupt. The same options and the same
+training session as `lumen train word2vec`: output (with `to`, a format name) writes the table and its counts
+(OUTPUT.vocab) as the command does, and a checkpoint (OUTPUT.ckpt, or `checkpoint`) when stopped or every
+`checkpoint_every` words; resume continues one (its options and vocabulary are used).
 
 Example:
     >>> t = lumen.train.word2vec("corpus.txt", dim=50, epochs=3, progress=lambda s: print(s["loss"]))
     >>> t.neighbours("king")
+)doc");
+  m.def("lm", &lm, py::arg("corpus"), py::kw_only(), py::arg("context") = 3, py::arg("dim") = 64,
+        py::arg("hidden") = 128, py::arg("tie") = true, py::arg("init_std") = 0.05f, py::arg("scale_sqrt_d") = false,
+        py::arg("optimizer") = "adam", py::arg("lr") = 0.0f, py::arg("batch") = 64, py::arg("epochs") = 1,
+        py::arg("holdout") = 0.05, py::arg("max_train_tokens") = 0, py::arg("seed") = 1, py::arg("min_count") = 2,
+        py::arg("max_vocab") = 0, py::arg("lower") = false, py::arg("split_punct") = false,
+        py::arg("threads") = py::none(), py::arg("progress") = py::none(), py::arg("output") = py::none(),
+        py::arg("output_head") = py::none(), py::arg("to") = py::none(), py::arg("checkpoint") = py::none(),
+        py::arg("checkpoint_every") = 0, py::arg("resume") = py::none(), R"doc(
+Trains a next-token model (Bengio et al. 2003) with a tied or untied output head, as `lumen train lm` (the same
+options and training session; output, output_head, to, checkpoint, checkpoint_every and resume as there).
+Returns `lumen train lm --json`'s dict (V, d, hidden, context, tied, optimizer, lr, seed, epochs: per-epoch
+held-out figures, heldout_perplexity, the files written) plus table (E) and head (the untied W, else None).
+
+Example:
+    >>> r = lumen.train.lm("corpus.txt", context=3, dim=32, tie=False, epochs=2)
+    >>> r["heldout_perplexity"], r["head"].d
 )doc");
 }
 

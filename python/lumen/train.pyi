@@ -3,8 +3,19 @@ from typing import Any, Callable, Iterable
 
 from . import Table
 
-def word2vec(corpus: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], *, model: str = "skipgram",
+_Path = str | os.PathLike[str]
+
+def word2vec(corpus: _Path | Iterable[_Path], *, model: str = "skipgram",
              dim: int = 100, window: int = 5, negative: int = 5, epochs: int = 5, lr: float = 0.0,
              sample: float = 1e-4, seed: int = 1, min_count: int = 5, max_vocab: int = 0, lower: bool = False,
              split_punct: bool = False, threads: int | None = None,
-             progress: Callable[[dict[str, Any]], object] | None = None) -> Table: ...
+             progress: Callable[[dict[str, Any]], object] | None = None, output: _Path | None = None,
+             to: str | None = None, checkpoint: _Path | None = None, checkpoint_every: int = 0,
+             resume: _Path | None = None) -> Table: ...
+def lm(corpus: _Path | Iterable[_Path], *, context: int = 3, dim: int = 64, hidden: int = 128, tie: bool = True,
+       init_std: float = 0.05, scale_sqrt_d: bool = False, optimizer: str = "adam", lr: float = 0.0, batch: int = 64,
+       epochs: int = 1, holdout: float = 0.05, max_train_tokens: int = 0, seed: int = 1, min_count: int = 2,
+       max_vocab: int = 0, lower: bool = False, split_punct: bool = False, threads: int | None = None,
+       progress: Callable[[dict[str, Any]], object] | None = None, output: _Path | None = None,
+       output_head: _Path | None = None, to: str | None = None, checkpoint: _Path | None = None,
+       checkpoint_every: int = 0, resume: _Path | None = None) -> dict[str, Any]: ...

@@ -65,3 +65,24 @@ def test_word2vec_trains_and_reports(tmp_path):
     assert all("words_done" in s for s in seen)
     with pytest.raises(OSError):
         lumen.train.word2vec(tmp_path / "missing.txt")
+
+
+def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    rng = np.random.default_rng(1)
+    words = [f"w{i}" for i in range(20)]
+    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(300)))
+    r = lumen.train.lm(corpus, context=2, dim=8, hidden=8, epochs=2, tie=False, min_count=1, threads=1,
+                       output=tmp_path / "lm.vec")
+    assert r["tied"] is False and len(r["epochs"]) == 2 and r["heldout_perplexity"] == r["epochs"][-1]["heldout_perplexity"]
+    assert r["table"].d == 8 and r["head"].d == 8 and len(r["table"]) == r["V"] == 22  # </s>, <unk>
+    assert r["output_head"] == str(tmp_path / "lm.vec.out")
+    assert lumen.load(tmp_path / "lm.vec.out").d == 8 and (tmp_path / "lm.vec.vocab").exists()
+    tied = lumen.train.lm(corpus, context=2, dim=8, hidden=8, min_count=1, threads=1)
+    assert tied["head"] is None and tied["output"] is None
+    t = lumen.train.word2vec(corpus, dim=8, epochs=1, min_count=1, threads=1, output=tmp_path / "w.bin")
+    assert lumen.load(tmp_path / "w.bin").d == 8 and len(t) == 20 and (tmp_path / "w.bin.vocab").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "lm.vec", "lm.vec.out", "lm.vec.vocab",
+                                                          "w.bin", "w.bin.vocab"]
+    with pytest.raises(ValueError):
+        lumen.train.lm(corpus, context=0)

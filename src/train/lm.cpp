@@ -17,6 +17,7 @@
 #include "lumen/nn/loss.hpp"
 #include "lumen/nn/output_head.hpp"
 #include "lumen/train/checkpoint.hpp"
+#include "trained_table.hpp"
 
 namespace lumen::train {
 
@@ -467,22 +468,10 @@ const Vocab& LanguageModel::vocab() const { return s_->vocab; }
 const LmOptions& LanguageModel::options() const { return s_->o; }
 const std::vector<LmEpoch>& LanguageModel::history() const { return s_->history; }
 
-Table LanguageModel::input_table() const {
-  Table t;
-  t.vocab = s_->vocab;
-  t.E = s_->emb->E().clone();
-  t.source = "lumen train lm (input)";
-  t.format = "trained";
-  return t;
-}
+Table LanguageModel::input_table() const { return trained_table(s_->vocab, s_->emb->E(), "lumen train lm (input)"); }
 
 Table LanguageModel::output_table() const {
-  Table t;
-  t.vocab = s_->vocab;
-  t.E = s_->head->W().clone();
-  t.source = s_->o.tie ? "lumen train lm (tied)" : "lumen train lm (output)";
-  t.format = "trained";
-  return t;
+  return trained_table(s_->vocab, s_->head->W(), s_->o.tie ? "lumen train lm (tied)" : "lumen train lm (output)");
 }
 
 void LanguageModel::save_checkpoint(const std::string& path) const {

@@ -19,6 +19,7 @@
 #include "lumen/train/checkpoint.hpp"
 #include "lumen/train/kernels.hpp"
 #include "lumen/train/vocabulary.hpp"
+#include "trained_table.hpp"
 
 namespace lumen::train {
 
@@ -27,6 +28,8 @@ W2VModel parse_w2v_model(std::string_view name) {
   if (name == "cbow") return W2VModel::cbow;
   throw UsageError(fmt::format("unknown word2vec model '{}' (expected skipgram or cbow)", name));
 }
+
+std::string_view w2v_model_name(W2VModel m) { return m == W2VModel::skipgram ? "skipgram" : "cbow"; }
 
 namespace {
 
@@ -382,14 +385,7 @@ const Word2VecOptions& Word2Vec::options() const { return s_->o; }
 const Matrix& Word2Vec::input() const { return s_->E; }
 const Matrix& Word2Vec::output() const { return s_->Eout; }
 
-Table Word2Vec::table() const {
-  Table t;
-  t.vocab = s_->vocab;
-  t.E = s_->E.clone();
-  t.source = "lumen train word2vec";
-  t.format = "trained";
-  return t;
-}
+Table Word2Vec::table() const { return trained_table(s_->vocab, s_->E, "lumen train word2vec"); }
 
 void Word2Vec::save_checkpoint(const std::string& path) const {
   const auto& s = *s_;

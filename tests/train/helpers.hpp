@@ -2,12 +2,15 @@
 // Small corpora written to a fresh temporary directory for the train tests.
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lumen/core/rng.hpp"
+#include "lumen/train/control.hpp"
 
 namespace lumen::train::test {
 
@@ -40,6 +43,24 @@ inline std::string topic_corpus(std::size_t sentences, std::uint64_t seed = 7) {
     out += '\n';
   }
   return out;
+}
+
+// Trains `model` until its first checkpoint (every `every` words), written to `path`, and stops there. Returns
+// what train() returned (false: stopped) and how many checkpoints were written.
+template <class Model>
+std::pair<bool, int> train_to_first_checkpoint(Model& model, std::uint64_t every, const std::string& path) {
+  std::atomic<bool> stop{false};
+  TrainControl control;
+  control.stop = &stop;
+  control.checkpoint_every = every;
+  int checkpoints = 0;
+  control.on_checkpoint = [&] {
+    model.save_checkpoint(path);
+    ++checkpoints;
+    stop = true;
+  };
+  const bool done = model.train(control);
+  return {done, checkpoints};
 }
 
 }  // namespace lumen::train::test

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cblas.h>
 #include <cmath>
 #include <cstring>
@@ -29,18 +28,16 @@ struct Fixture {
 };
 
 LmOptions small(bool tie) {
-  LmOptions o;
-  o.context = 2;
-  o.dim = 16;
-  o.hidden = 24;
-  o.tie = tie;
-  o.batch = 32;
-  o.epochs = 2;
-  o.holdout = 0.1;
-  o.shuffle_window = 500;
-  o.lr = 1e-2f;
-  o.threads = 1;
-  return o;
+  return {.context = 2,
+          .dim = 16,
+          .hidden = 24,
+          .tie = tie,
+          .lr = 1e-2f,
+          .batch = 32,
+          .epochs = 2,
+          .holdout = 0.1,
+          .shuffle_window = 500,
+          .threads = 1};
 }
 }  // namespace
 
@@ -87,16 +84,8 @@ TEST(LanguageModel, StopCheckpointResumeIsBitForBit) {
     ASSERT_TRUE(straight.train());
 
     LanguageModel first(f.corpus, f.words, o);
-    std::atomic<bool> stop{false};
-    TrainControl ctl;
-    ctl.stop = &stop;
-    ctl.checkpoint_every = 700;  // mid-window, mid-epoch
     const auto ckpt = (f.dir / "lm.ckpt").string();
-    ctl.on_checkpoint = [&] {
-      first.save_checkpoint(ckpt);
-      stop = true;
-    };
-    EXPECT_FALSE(first.train(ctl));
+    EXPECT_FALSE(test::train_to_first_checkpoint(first, 700, ckpt).first);  // mid-window, mid-epoch
     auto resumed = LanguageModel::load_checkpoint(ckpt, f.corpus);
     ASSERT_TRUE(resumed.train());
     auto a = straight.input_table(), b = resumed.input_table();

@@ -98,18 +98,10 @@ TEST(Word2Vec, StopCheckpointResumeIsBitForBit) {
     ASSERT_TRUE(straight.train());
 
     Word2Vec first(f.corpus, f.vocab, o);
-    std::atomic<bool> stop{false};
-    TrainControl ctl;
-    ctl.stop = &stop;
-    ctl.checkpoint_every = straight.status().words_total / 2;
-    int checkpoints = 0;
     const auto ckpt = (f.dir / "w.ckpt").string();
-    ctl.on_checkpoint = [&] {
-      first.save_checkpoint(ckpt);
-      ++checkpoints;
-      stop = true;  // the first checkpoint is the half-way point: stop there
-    };
-    EXPECT_FALSE(first.train(ctl));
+    // The first checkpoint is the half-way point: stop there.
+    const auto [done, checkpoints] = test::train_to_first_checkpoint(first, straight.status().words_total / 2, ckpt);
+    EXPECT_FALSE(done);
     EXPECT_EQ(checkpoints, 1);
     EXPECT_FALSE(first.finished());
     auto resumed = Word2Vec::load_checkpoint(ckpt, f.corpus);

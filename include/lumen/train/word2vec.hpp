@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
@@ -24,6 +25,7 @@ namespace lumen::train {
 
 enum class W2VModel { skipgram, cbow };
 W2VModel parse_w2v_model(std::string_view name);  // "skipgram"/"sg", "cbow"; throws UsageError
+std::string_view w2v_model_name(W2VModel m);      // "skipgram" or "cbow"
 
 struct Word2VecOptions {
   W2VModel model = W2VModel::skipgram;
