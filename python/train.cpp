@@ -49,7 +49,7 @@ TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std:
   {
     const py::gil_scoped_release nogil;
     const train::Corpus corpus = train::Corpus::open(paths);
-    Vocab vocab = train::build_vocab(corpus, train::WordTokenizer(o.tokenizer), {min_count, max_vocab, 0}, nullptr,
+    Vocab vocab = train::build_vocab(corpus, text::WordSplitter(o.tokenizer), {min_count, max_vocab, 0}, nullptr,
                                      [](std::uint64_t) { check_signals(); });
     train::Word2Vec w2v(corpus, std::move(vocab), o);
     train::TrainControl control;

@@ -115,7 +115,7 @@ int run(Args& a) {
     o.seed = a.seed;
     o.tokenizer.lower = true;
     train::VocabOptions vo{1, a.lm_vocab, train::LanguageModel::train_end(corpus, o.holdout)};
-    const Vocab words = train::build_vocab(corpus, train::WordTokenizer(o.tokenizer), vo);
+    const Vocab words = train::build_vocab(corpus, text::WordSplitter(o.tokenizer), vo);
     nlohmann::json runs = nlohmann::json::object();
     for (bool tie : {true, false}) {
       o.tie = tie;

@@ -132,7 +132,7 @@ int run_word2vec(W2VArgs& a) {
     Vocab vocab;
     {
       Progress bar("vocabulary", corpus->bytes(), "bytes");
-      vocab = train::build_vocab(*corpus, train::WordTokenizer(a.o.tokenizer), {a.corpus.min_count, a.corpus.max_vocab},
+      vocab = train::build_vocab(*corpus, text::WordSplitter(a.o.tokenizer), {a.corpus.min_count, a.corpus.max_vocab},
                                  &vstats, [&](std::uint64_t b) { bar.update(b); });
     }
     if (g_stop) {
@@ -277,7 +277,7 @@ int run_lm(LmArgs& a) {
     Vocab words;
     {
       Progress bar("vocabulary", vo.end_byte, "bytes");
-      words = train::build_vocab(corpus, train::WordTokenizer(a.o.tokenizer), vo, nullptr,
+      words = train::build_vocab(corpus, text::WordSplitter(a.o.tokenizer), vo, nullptr,
                                  [&](std::uint64_t b) { bar.update(b); });
     }
     model.emplace(corpus, words, a.o);
