@@ -128,7 +128,10 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.kl.push_back(r.kl);
       m.perplexity = r.perplexity;
       m.exact_gradient = r.exact_gradient;
-      keep_map(s, r.Y, sample.empty() ? Neighbours{} : select_rows(r.neighbours, sample));
+      // The original neighbours of the sample: t-SNE's own lists when they hold k (3 x perplexity may be fewer).
+      if (sample.empty()) keep_map(s, r.Y, Neighbours{});
+      else if (r.neighbours.k >= m.k) keep_map(s, r.Y, select_rows(r.neighbours, sample));
+      else keep_map(s, r.Y, query_neighbours(X, sample, m.k, o.cosine, o.threads));
     }
   }
   if (maps.size() >= 2) {

@@ -23,8 +23,18 @@ void* operator new(std::size_t n) {
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+void* operator new(std::size_t n, const std::nothrow_t& /*tag*/) noexcept {
+  if (counting.load()) allocations.fetch_add(1);
+  return std::malloc(n == 0 ? 1 : n);
+}
+// Every delete that can free what these return (the array, aligned forms are left to the library: they pair up).
+// gcc, inlining these, sees free() of what operator new returned: here that is the pairing itself.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t /*n*/) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t& /*tag*/) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace {
 
