@@ -66,10 +66,11 @@ void register_project(py::module_& m) {
         py::arg("top") = 0, py::arg("cosine") = true, py::arg("perplexity") = 30.0, py::arg("iterations") = 1000,
         py::arg("neighbors") = 15, py::arg("min_dist") = 0.1, py::arg("epochs") = 0, py::arg("seed") = 1,
         py::arg("seeds") = 1, py::arg("k") = 10, py::arg("sample") = 5000, py::arg("threads") = py::none(), R"doc(
-A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids), else the
-first `top` rows (0: all). Returns a dict: xy (n, 2) float32, rows, words, and the honesty numbers: variance_ratio
-(PCA), kl (t-SNE), preservation (share of each point's k nearest neighbours the map keeps), agreement (several
-seeds), describe (the same in words). Ctrl-C stops it (KeyboardInterrupt).
+A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids; a repeat is
+mapped once), else the first `top` rows (0: all), as the CLI and the explorer choose them. Returns a dict: xy
+(n, 2) float32, rows, words, and the honesty numbers: variance_ratio (PCA), kl (t-SNE), preservation (share of
+each point's k nearest neighbours the map keeps), agreement (several seeds), describe (the same in words). Ctrl-C
+stops it (KeyboardInterrupt).
 
 Example:
     >>> m = lumen.project(lumen.load("toy"))
