@@ -17,9 +17,9 @@
 
 #include "fuzz_damage.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/text/word_splitter.hpp"
 #include "lumen/train/corpus.hpp"
 #include "lumen/train/lm.hpp"
-#include "lumen/train/tokenizer.hpp"
 #include "lumen/train/vocabulary.hpp"
 #include "lumen/train/word2vec.hpp"
 
@@ -34,7 +34,7 @@ struct World {
   std::string w2v, lm;  // the valid checkpoints' bytes
 
   World() : corpus(make_corpus(dir)) {
-    const lumen::Vocab words = build_vocab(corpus, WordTokenizer(), {.min_count = 1});
+    const lumen::Vocab words = build_vocab(corpus, lumen::text::WordSplitter(), {.min_count = 1});
     Word2VecOptions wo;
     wo.dim = 4;
     wo.epochs = 1;
@@ -46,8 +46,8 @@ struct World {
     lo.hidden = 5;
     lo.batch = 4;
     lo.epochs = 1;
-    const lumen::Vocab lm_words =
-        build_vocab(corpus, WordTokenizer(), {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
+    const lumen::Vocab lm_words = build_vocab(corpus, lumen::text::WordSplitter(),
+                                              {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
     LanguageModel(corpus, lm_words, lo).save_checkpoint((dir / "l.ckpt").string());
     w2v = slurp((dir / "w.ckpt").string());
     lm = slurp((dir / "l.ckpt").string());

@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "lumen/core/error.hpp"
+#include "lumen/text/word_splitter.hpp"
 #include "lumen/train/corpus.hpp"
-#include "lumen/train/tokenizer.hpp"
 
 namespace {
 
 using namespace lumen::train;
 
-std::vector<std::string> tokens(const Corpus& c, const WordTokenizer& t, std::uint64_t b, std::uint64_t e,
+std::vector<std::string> tokens(const Corpus& c, const lumen::text::WordSplitter& t, std::uint64_t b, std::uint64_t e,
                                 bool aligned) {
   std::vector<std::string> out;
   CorpusReader r(c, t, b, e, aligned, 7);  // short sentences: the max-sentence cut is exercised too
@@ -39,10 +39,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (std::filesystem::temp_directory_path() / ("lumen-fuzz-corpus-" + std::to_string(::getpid()))).string();
   std::ofstream(path, std::ios::binary | std::ios::trunc)
       .write(reinterpret_cast<const char*>(data) + 2, static_cast<std::streamsize>(size - 2));
-  TokenizerOptions to;
+  lumen::text::WordSplitOptions to;
   to.lower = (data[0] & 1) != 0;
   to.split_punct = (data[0] & 2) != 0;
-  const WordTokenizer t(to);
+  const lumen::text::WordSplitter t(to);
   try {
     const Corpus c = Corpus::open({path});
     const std::uint64_t n = c.bytes(), mid = n == 0 ? 0 : data[1] % (n + 1);

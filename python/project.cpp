@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "lumen/project/map.hpp"
+#include "lumen/project/row_selection.hpp"
 
 namespace lumen::python {
 namespace {
@@ -16,27 +17,27 @@ py::dict project(const TablePtr& table, const std::string& method, const py::obj
                  std::size_t epochs, std::uint64_t seed, std::size_t seeds, std::size_t k, std::size_t sample,
                  const py::object& threads) {
   const Table& t = table->table;
-  project::MapOptions o;
-  o.method = project::parse_method(method);
+  const project::Method m = project::parse_method(method);
+  project::RowChoice choice{.top = top};
   if (!words.is_none()) {
+    choice.listed.emplace();
     for (const auto& w : words)
-      o.rows.push_back(py::isinstance<py::int_>(w) ? w.cast<Id>() : t.vocab.require(w.cast<std::string>()));
-  } else if (top != 0) {
-    o.rows.resize(std::min(top, t.V()));
-    for (std::size_t i = 0; i < o.rows.size(); ++i) o.rows[i] = static_cast<Id>(i);
+      choice.listed->push_back(py::isinstance<py::int_>(w) ? w.cast<Id>() : t.vocab.require(w.cast<std::string>()));
   }
-  o.cosine = cosine;
-  o.perplexity = perplexity;
-  o.iterations = iterations;
-  o.neighbors = neighbors;
-  o.min_dist = min_dist;
-  o.epochs = epochs;
-  o.seed = seed;
-  o.seeds = seeds;
-  o.k = k;
-  o.sample = sample;
-  o.threads = thread_count(threads);
-  o.progress = [](const std::string&, std::size_t, std::size_t) { check_signals(); };
+  const project::MapOptions o{.method = m,
+                              .rows = project::choose_rows(t.V(), choice),
+                              .cosine = cosine,
+                              .perplexity = perplexity,
+                              .iterations = iterations,
+                              .neighbors = neighbors,
+                              .min_dist = min_dist,
+                              .epochs = epochs,
+                              .seed = seed,
+                              .seeds = seeds,
+                              .k = k,
+                              .sample = sample,
+                              .threads = thread_count(threads),
+                              .progress = [](const std::string&, std::size_t, std::size_t) { check_signals(); }};
   project::Map map;
   {
     const py::gil_scoped_release nogil;
@@ -47,25 +48,15 @@ py::dict project(const TablePtr& table, const std::string& method, const py::obj
   std::copy(map.xy.begin(), map.xy.end(), xy.mutable_data());
   py::list labels;
   for (Id r : map.rows) labels.append(py::bytes(t.vocab.token(r)).attr("decode")("utf-8", "surrogateescape"));
-  py::dict d;
-  d["method"] = project::method_name(map.method);
-  d["xy"] = xy;
-  d["rows"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data());
-  d["words"] = labels;
-  d["variance_ratio"] = map.variance_ratio;
-  d["seeds"] = map.seeds;
-  d["kl"] = map.kl;
-  d["perplexity"] = map.perplexity;
-  d["iterations"] = map.iterations;
-  d["neighbors"] = map.neighbors;
-  d["min_dist"] = map.min_dist;
-  d["k"] = map.k;
-  d["sampled"] = map.sampled;
-  d["preservation"] = map.preservation;
-  d["agreement"] = map.agreement < 0 ? py::object(py::none()) : py::object(py::float_(map.agreement));
-  d["seconds"] = map.seconds;
-  d["describe"] = project::describe(map);
-  return d;
+  using namespace pybind11::literals;
+  return py::dict("method"_a = project::method_name(map.method), "xy"_a = xy,
+                  "rows"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data()),
+                  "words"_a = labels, "variance_ratio"_a = map.variance_ratio, "seeds"_a = map.seeds, "kl"_a = map.kl,
+                  "perplexity"_a = map.perplexity, "iterations"_a = map.iterations, "neighbors"_a = map.neighbors,
+                  "min_dist"_a = map.min_dist, "k"_a = map.k, "sampled"_a = map.sampled,
+                  "preservation"_a = map.preservation,
+                  "agreement"_a = map.agreement < 0 ? py::object(py::none()) : py::object(py::float_(map.agreement)),
+                  "seconds"_a = map.seconds, "describe"_a = project::describe(map));
 }
 
 }  // namespace
@@ -75,10 +66,11 @@ void register_project(py::module_& m) {
         py::arg("top") = 0, py::arg("cosine") = true, py::arg("perplexity") = 30.0, py::arg("iterations") = 1000,
         py::arg("neighbors") = 15, py::arg("min_dist") = 0.1, py::arg("epochs") = 0, py::arg("seed") = 1,
         py::arg("seeds") = 1, py::arg("k") = 10, py::arg("sample") = 5000, py::arg("threads") = py::none(), R"doc(
-A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids), else the
-first `top` rows (0: all). Returns a dict: xy (n, 2) float32, rows, words, and the honesty numbers: variance_ratio
-(PCA), kl (t-SNE), preservation (share of each point's k nearest neighbours the map keeps), agreement (several
-seeds), describe (the same in words). Ctrl-C stops it (KeyboardInterrupt).
+A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids; a repeat is
+mapped once), else the first `top` rows (0: all), as the CLI and the explorer choose them. Returns a dict: xy
+(n, 2) float32, rows, words, and the honesty numbers: variance_ratio (PCA), kl (t-SNE), preservation (share of
+each point's k nearest neighbours the map keeps), agreement (several seeds), describe (the same in words). Ctrl-C
+stops it (KeyboardInterrupt).
 
 Example:
     >>> m = lumen.project(lumen.load("toy"))

@@ -5,8 +5,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
 #include <fmt/format.h>
 #include <limits>
 #include <optional>
@@ -15,12 +13,11 @@
 
 #include "bindings.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/io/load_table.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/io/write.hpp"
-#include "lumen/project/toy.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/query_word.hpp"
-#include "lumen/text/table_labels.hpp"
 #include "lumen/text/tokenizer.hpp"
 
 namespace lumen::python {
@@ -88,55 +85,31 @@ py::array_t<float> to_array(const std::vector<float>& v) {
   return a;
 }
 
-// The default table: $LUMEN_DEFAULT_TABLE, else the one scripts/build.sh trained into the build directory.
-std::string default_table_path() {
-  if (const char* env = std::getenv("LUMEN_DEFAULT_TABLE"); env != nullptr && *env != '\0') return env;
-  std::string p = LUMEN_DEFAULT_TABLE;
-  if (!std::filesystem::exists(p))
-    throw InputError(
-        fmt::format("the default table {} is not built yet: run `bash scripts/make-default-table.sh` "
-                    "(about a minute), or name a table file",
-                    p));
-  return p;
-}
-
 TablePtr load(const py::object& path_obj, const std::optional<std::string>& format, const std::string& dtype,
               std::size_t limit, const std::string& tensor, const py::object& vocab, const std::string& unicode_errors,
               const py::object& tokenizer, const py::object& cache, const py::object& threads) {
-  io::OpenOptions o;
-  if (format) o.format = io::parse_format(*format);
-  o.dtype = parse_dtype(dtype);
-  o.limit = limit;
-  o.tensor = tensor;
-  o.vocab_path = vocab.is_none() ? "" : fspath(vocab);
-  o.unicode_errors = io::parse_unicode_errors(unicode_errors);
-  o.threads = thread_count(threads);
-  o.cache_dir = cache.is_none() ? "" : fspath(cache);
-  if (const char* env = std::getenv("LUMEN_CACHE"); o.cache_dir.empty() && env != nullptr) o.cache_dir = env;
-  std::string path = path_obj.is_none() ? "default" : fspath(path_obj);
-  const std::string tok_option = tokenizer.is_none() ? "" : fspath(tokenizer);
-  auto pt = std::make_shared<PyTable>();
-  if (path == "toy" && !std::filesystem::exists(path)) {
-    pt->table = toy_table(limit, o.dtype);
-    return pt;
-  }
-  const bool is_default = path == "default" && !std::filesystem::exists(path);
-  if (is_default) path = default_table_path();
+  io::TableRequest r;
+  r.path = path_obj.is_none() ? "default" : fspath(path_obj);
+  if (format) r.open.format = io::parse_format(*format);
+  r.open.dtype = parse_dtype(dtype);
+  r.open.limit = limit;
+  r.open.tensor = tensor;
+  r.open.vocab_path = vocab.is_none() ? "" : fspath(vocab);
+  r.open.unicode_errors = io::parse_unicode_errors(unicode_errors);
+  r.open.threads = thread_count(threads);
+  r.open.cache_dir = cache.is_none() ? "" : fspath(cache);
+  r.tokenizer = tokenizer.is_none() ? "" : fspath(tokenizer);
   io::LoadReport report;
+  io::LoadedTable loaded;
   {
     const py::gil_scoped_release nogil;
-    pt->table = io::open_table(path, o, report);
-    if (auto tok = text::tokenizer_for_table(tok_option, path, pt->table)) {
-      text::label_rows(pt->table, *tok, limit != 0);
-      pt->tokenizer = std::move(tok);
-    }
+    loaded = io::load_table(r, report);
   }
-  if (is_default) pt->table.source = "default";
   const py::object warn = py::module_::import("warnings").attr("warn");
-  for (const auto& w : report.warnings) warn(w);
-  if (report.duplicates != 0)
-    warn(fmt::format("{}: {} duplicate word{} (first: '{}'); kept the first row of each", path, report.duplicates,
-                     report.duplicates == 1 ? "" : "s", report.first_duplicate));
+  for (const auto& w : loaded.warnings) warn(w);
+  auto pt = std::make_shared<PyTable>();
+  pt->table = std::move(loaded.table);
+  pt->tokenizer = std::move(loaded.tokenizer);
   return pt;
 }
 

@@ -10,7 +10,6 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
-#include <set>
 #include <sstream>
 
 #include "command.hpp"
@@ -19,6 +18,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/plot.hpp"
+#include "lumen/project/row_selection.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
@@ -75,12 +75,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// A token as written in a words file: exactly, or with surrounding blanks removed.
-Id find_word(const Vocab& v, const std::string& line) {
-  if (auto id = v.find(line)) return *id;
-  return v.require(trim(line));
-}
-
 std::vector<std::string> read_words(const std::string& path) {
   std::vector<std::string> out;
   if (path == "-") return stdin_lines();
@@ -120,19 +114,19 @@ nlohmann::json summary_json(const project::Map& m, const Table& t, const Project
     j["variance_ratio"] = m.variance_ratio;
     j["variance_kept"] = std::accumulate(m.variance_ratio.begin(), m.variance_ratio.end(), 0.0);
   } else if (m.method == project::Method::umap) {
-    j["seeds"] = m.seeds;
-    j["neighbors"] = m.neighbors;
-    j["min_dist"] = m.min_dist;
-    j["knn"] = m.hnsw ? "hnsw" : "exact";
-    j["epochs"] = m.iterations;
-    j["a"] = m.a;
-    j["b"] = m.b;
+    j.update({{"seeds", m.seeds},
+              {"neighbors", m.neighbors},
+              {"min_dist", m.min_dist},
+              {"knn", m.hnsw ? "hnsw" : "exact"},
+              {"epochs", m.iterations},
+              {"a", m.a},
+              {"b", m.b}});
   } else {
-    j["kl"] = m.kl;
-    j["seeds"] = m.seeds;
-    j["perplexity"] = m.perplexity;
-    j["iterations"] = m.iterations;
-    j["gradient"] = m.exact_gradient ? "exact" : "barnes-hut";
+    j.update({{"kl", m.kl},
+              {"seeds", m.seeds},
+              {"perplexity", m.perplexity},
+              {"iterations", m.iterations},
+              {"gradient", m.exact_gradient ? "exact" : "barnes-hut"}});
   }
   j["metric"] = a.metric;
   j["k"] = m.k;
@@ -231,27 +225,19 @@ Action setup(CLI::App& cmd) {
     const Table t = load_table(a->table);
 
     // The rows: --words, --top or all; highlighted words are added if missing.
-    std::vector<Id> rows;
+    project::RowChoice choice;
+    choice.top = a->top;
     if (!a->words_file.empty()) {
-      std::set<Id> seen;
-      for (const auto& w : read_words(a->words_file)) {
-        const Id id = find_word(t.vocab, w);
-        if (seen.insert(id).second) rows.push_back(id);
-      }
-    } else {
-      rows.resize(a->top != 0 ? std::min(a->top, t.V()) : t.V());
-      std::iota(rows.begin(), rows.end(), Id{0});
+      choice.listed.emplace();
+      for (const auto& w : read_words(a->words_file)) choice.listed->push_back(project::find_listed_word(t.vocab, w));
     }
-    std::vector<Id> highlighted;
     std::stringstream hs(a->highlight);
     for (std::string w; std::getline(hs, w, ',');)
-      if (!trim(w).empty()) highlighted.push_back(find_word(t.vocab, w));
-    for (Id h : highlighted)
-      if (std::find(rows.begin(), rows.end(), h) == rows.end()) rows.push_back(h);
+      if (!trim(w).empty()) choice.highlight.push_back(project::find_listed_word(t.vocab, w));
 
     project::MapOptions o;
     o.method = method;
-    o.rows = rows;
+    o.rows = project::choose_rows(t.V(), choice);
     o.cosine = a->metric == "cosine";
     o.perplexity = a->perplexity;
     o.neighbors = a->neighbors;
@@ -268,9 +254,7 @@ Action setup(CLI::App& cmd) {
     const project::Map m = project::make_map(t.E, o);
     bar.finish();
 
-    std::vector<std::uint8_t> hl(m.rows.size(), 0);
-    for (std::size_t i = 0; i < m.rows.size(); ++i)
-      hl[i] = std::find(highlighted.begin(), highlighted.end(), m.rows[i]) != highlighted.end();
+    const std::vector<std::uint8_t> hl = project::highlight_mask(m.rows, choice.highlight);
     const std::vector<std::string> caption = project::describe(m);
     std::string csv = "token,x,y\n";
     if (ext == ".csv" || (a->out.empty() && !a->json))
@@ -288,15 +272,7 @@ Action setup(CLI::App& cmd) {
       d.xy = m.xy;
       d.highlight = hl;
       for (Id id : m.rows) d.labels.push_back(t.vocab.token(id));
-      // Labels for the most frequent words first: by count when the table has them, else by row (sorted tables).
-      d.priority.resize(m.rows.size());
-      std::iota(d.priority.begin(), d.priority.end(), 0);
-      std::stable_sort(d.priority.begin(), d.priority.end(), [&](std::int32_t x, std::int32_t y) {
-        const Id ix = m.rows[static_cast<std::size_t>(x)], iy = m.rows[static_cast<std::size_t>(y)];
-        if (t.vocab.has_counts() && t.vocab.count(ix) != t.vocab.count(iy))
-          return t.vocab.count(ix) > t.vocab.count(iy);
-        return ix < iy;
-      });
+      d.priority = project::label_priority(t.vocab, m.rows);  // the most frequent words labelled first
       project::PlotOptions po;
       po.title = !a->title.empty() ? a->title
                                    : fmt::format("{} of {} ({} words)",

@@ -1,14 +1,12 @@
 #include "common.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "lumen/core/error.hpp"
+#include "lumen/io/load_table.hpp"
 #include "lumen/io/open.hpp"
-#include "lumen/project/toy.hpp"
-#include "lumen/text/table_labels.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 
@@ -82,25 +80,9 @@ void split_table_argument(TableArgs& table, std::vector<std::string>& words) {
   }
 }
 
-std::string default_table_path() {
-  if (const char* env = std::getenv("LUMEN_DEFAULT_TABLE"); env != nullptr && *env != '\0') return env;
-#ifdef LUMEN_DEFAULT_TABLE
-  return LUMEN_DEFAULT_TABLE;
-#else
-  return "build/default/brown.vec";
-#endif
-}
+std::string default_table_path() { return io::default_table_path(); }
 
-std::string require_default_table() {
-  std::string p = default_table_path();
-  if (!std::filesystem::exists(p))
-    throw InputError(
-        fmt::format("no table given, and the default table {} is not built yet: run "
-                    "`bash scripts/make-default-table.sh` (about a minute: it trains it on the Brown "
-                    "corpus), or name a table file",
-                    p));
-  return p;
-}
+std::string require_default_table() { return io::require_default_table(); }
 
 TableArgs output_head_args(const TableArgs& table, const std::string& head) {
   TableArgs other = table;
@@ -137,34 +119,21 @@ Table load_table(const TableArgs& args, io::LoadReport& report) {
 }
 
 Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer) {
-  io::OpenOptions o;
-  if (!args.format.empty()) o.format = io::parse_format(args.format);
-  o.dtype = parse_dtype(args.dtype);
-  o.limit = args.limit;
-  o.tensor = args.tensor;
-  o.output_head = args.output_head;
-  o.vocab_path = args.vocab;
-  o.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
-  o.cache_dir = args.cache;
-  if (const char* env = std::getenv("LUMEN_CACHE"); o.cache_dir.empty() && env != nullptr) o.cache_dir = env;
-  if (args.path.empty() || (args.path == "default" && !std::filesystem::exists(args.path))) {
-    TableArgs d = args;  // the default table (docs/train.md): $LUMEN_DEFAULT_TABLE, else BUILD_DIR/default/brown.vec
-    d.path = require_default_table();
-    Table t = load_table(d, report, tokenizer);
-    t.source = "default";
-    return t;
-  }
-  if (args.path == "toy" && !std::filesystem::exists(args.path)) return toy_table(args.limit, o.dtype);  // built in
-  Table t = io::open_table(args.path, o, report);
-  for (const auto& w : report.warnings) fmt::print(stderr, "lumen: warning: {}\n", w);
-  if (auto tok = text::tokenizer_for_table(args.tokenizer, args.path, t)) {
-    text::label_rows(t, *tok, args.limit != 0);
-    tokenizer = std::move(tok);
-  }
-  if (report.duplicates != 0)
-    print_warning(fmt::format("{}: {} duplicate word{} (first: '{}'); kept the first row of each", args.path,
-                              report.duplicates, report.duplicates == 1 ? "" : "s", report.first_duplicate));
-  return t;
+  io::TableRequest r;
+  r.path = args.path;
+  if (!args.format.empty()) r.open.format = io::parse_format(args.format);
+  r.open.dtype = parse_dtype(args.dtype);
+  r.open.limit = args.limit;
+  r.open.tensor = args.tensor;
+  r.open.output_head = args.output_head;
+  r.open.vocab_path = args.vocab;
+  r.open.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
+  r.open.cache_dir = args.cache;
+  r.tokenizer = args.tokenizer;
+  io::LoadedTable loaded = io::load_table(r, report);
+  for (const auto& w : loaded.warnings) print_warning(w);
+  if (loaded.tokenizer) tokenizer = std::move(loaded.tokenizer);
+  return std::move(loaded.table);
 }
 
 void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON (for scripts)"); }

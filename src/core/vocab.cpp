@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstring>
 #include <numeric>
+#include <utility>
 
 #include "lumen/core/error.hpp"
 
@@ -57,9 +58,15 @@ std::size_t StringHash::operator()(std::string_view s) const noexcept {
 Vocab::Vocab() : lazy_(std::make_unique<Lazy>()) {}
 Vocab::~Vocab() = default;
 
+void Vocab::ensure_lazy() {
+  if (!lazy_) lazy_ = std::make_unique<Lazy>();
+}
+
 void Vocab::copy_from(const Vocab& other) {
-  // The other's lazy steps may be running in another thread: copy under its lock.
-  const std::lock_guard<std::mutex> lock(other.lazy_->mutex);
+  ensure_lazy();
+  // The other's lazy steps may be running in another thread: copy under its lock (a moved-from other has none).
+  std::unique_lock<std::mutex> lock;
+  if (other.lazy_) lock = std::unique_lock<std::mutex>(other.lazy_->mutex);
   numbered_ = other.numbered_;
   numbered_size_ = other.numbered_size_;
   tokens_ = other.tokens_;
@@ -68,31 +75,28 @@ void Vocab::copy_from(const Vocab& other) {
   slots_ = other.slots_;
   reserved_ = other.reserved_;
   aliases_ = other.aliases_;
-  lazy_->labels_ready.store(other.lazy_->labels_ready.load());
-  lazy_->index_ready.store(other.lazy_->index_ready.load());
+  lazy_->labels_ready.store(other.lazy_ && other.lazy_->labels_ready.load());
+  lazy_->index_ready.store(other.lazy_ && other.lazy_->index_ready.load());
 }
 
-Vocab::Vocab(const Vocab& other) : lazy_(std::make_unique<Lazy>()) { copy_from(other); }
-
-Vocab::Vocab(Vocab&& other) noexcept
-    : numbered_(other.numbered_),
-      numbered_size_(other.numbered_size_),
-      tokens_(std::move(other.tokens_)),
-      counts_(std::move(other.counts_)),
-      has_counts_(other.has_counts_),
-      slots_(std::move(other.slots_)),
-      reserved_(other.reserved_),
-      aliases_(std::move(other.aliases_)),
-      lazy_(std::move(other.lazy_)) {
-  other.lazy_ = std::make_unique<Lazy>();
-  other.numbered_ = false;
-  other.numbered_size_ = 0;
-  other.has_counts_ = false;
-  other.tokens_.clear();
-  other.counts_.clear();
-  other.slots_.clear();
+// Moves and exchanges only (no allocation): the lazy state travels with the tokens it describes, and other is
+// left empty without one (ensure_lazy makes it anew on other's next mutation).
+void Vocab::take(Vocab& other) noexcept {
+  numbered_ = std::exchange(other.numbered_, false);
+  numbered_size_ = std::exchange(other.numbered_size_, 0);
+  tokens_ = std::exchange(other.tokens_, {});
+  counts_ = std::exchange(other.counts_, {});
+  has_counts_ = std::exchange(other.has_counts_, false);
+  slots_ = std::exchange(other.slots_, {});
+  reserved_ = std::exchange(other.reserved_, 0);
+  aliases_ = std::move(other.aliases_);
   other.aliases_.clear();
+  lazy_ = std::move(other.lazy_);
 }
+
+Vocab::Vocab(const Vocab& other) { copy_from(other); }
+
+Vocab::Vocab(Vocab&& other) noexcept { take(other); }
 
 Vocab& Vocab::operator=(const Vocab& other) {
   if (this != &other) copy_from(other);
@@ -100,26 +104,7 @@ Vocab& Vocab::operator=(const Vocab& other) {
 }
 
 Vocab& Vocab::operator=(Vocab&& other) noexcept {
-  if (this != &other) {
-    numbered_ = other.numbered_;
-    numbered_size_ = other.numbered_size_;
-    tokens_ = std::move(other.tokens_);
-    counts_ = std::move(other.counts_);
-    has_counts_ = other.has_counts_;
-    slots_ = std::move(other.slots_);
-    reserved_ = other.reserved_;
-    aliases_ = std::move(other.aliases_);
-    std::swap(lazy_, other.lazy_);
-    other.numbered_ = false;
-    other.numbered_size_ = 0;
-    other.has_counts_ = false;
-    other.tokens_.clear();
-    other.counts_.clear();
-    other.slots_.clear();
-    other.aliases_.clear();
-    other.lazy_->labels_ready.store(false);
-    other.lazy_->index_ready.store(false);
-  }
+  if (this != &other) take(other);
   return *this;
 }
 
@@ -218,7 +203,7 @@ void Vocab::build_index() const {
 }
 
 void Vocab::ensure_index() const {
-  if (numbered_ || lazy_->index_ready.load(std::memory_order_acquire)) return;
+  if (numbered_ || !lazy_ || lazy_->index_ready.load(std::memory_order_acquire)) return;
   const std::lock_guard<std::mutex> lock(lazy_->mutex);
   if (lazy_->index_ready.load(std::memory_order_relaxed)) return;
   build_index();
@@ -226,6 +211,7 @@ void Vocab::ensure_index() const {
 }
 
 void Vocab::make_explicit() {
+  ensure_lazy();
   if (numbered_) {
     materialise_labels();
     numbered_ = false;
@@ -238,6 +224,7 @@ void Vocab::make_explicit() {
 
 void Vocab::reserve(std::size_t n) {
   if (numbered_) return;
+  ensure_lazy();
   tokens_.reserve(n);
   reserved_ = std::max(reserved_, n);
   if (lazy_->index_ready.load()) grow_slots(n);
@@ -321,7 +308,7 @@ std::vector<std::string> Vocab::suggest(std::string_view token, std::size_t max)
 }
 
 void Vocab::truncate(std::size_t n) {
-  if (n >= size()) return;
+  if (n >= size()) return;  // (a moved-from Vocab is empty: it returns here)
   std::erase_if(aliases_, [n](const auto& kv) { return kv.second >= static_cast<Id>(n); });
   if (has_counts_) counts_.resize(n);
   if (numbered_) {

@@ -2,7 +2,6 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/text_fold.hpp"
-#include "lumen/core/utf8.hpp"
 #include "read_text_file.hpp"
 
 namespace lumen::eval {
@@ -16,16 +15,11 @@ std::size_t AnalogySet::questions() const {
 AnalogySet parse_analogy_set(std::string_view text, const std::string& path, bool strict) {
   AnalogySet set;
   set.path = path;
-  detail::MalformedLines bad(path, strict, set.malformed);
   // Lines end at '\n' (gensim reads the file in binary mode); a '\r' before it is whitespace.
-  detail::TextLines lines(text, false);
+  detail::BenchmarkLines lines(text, false, path, strict, set.malformed);
   std::string_view line;
   while (lines.next(line)) {
     const std::uint64_t line_no = lines.number();
-    if (!valid_utf8(line)) {
-      bad(line_no, "invalid UTF-8");
-      continue;
-    }
     if (line.starts_with(": ")) {
       std::size_t k = 0;
       while (k < line.size() && (line[k] == ':' || line[k] == ' ')) ++k;  // line.lstrip(': ')
@@ -35,12 +29,12 @@ AnalogySet parse_analogy_set(std::string_view text, const std::string& path, boo
     const auto words = split_whitespace(line);
     if (words.empty()) continue;  // blank line
     if (words.size() != 4) {
-      bad(line_no, "expected a question of 4 words (a b c d) or a ': section' header, found " +
-                       std::to_string(words.size()) + (words.size() == 1 ? " word" : " words"));
+      lines.malformed("expected a question of 4 words (a b c d) or a ': section' header, found " +
+                      std::to_string(words.size()) + (words.size() == 1 ? " word" : " words"));
       continue;
     }
     if (set.sections.empty()) {
-      bad(line_no, "a question before the first ': section' header");
+      lines.malformed("a question before the first ': section' header");
       continue;
     }
     set.sections.back().questions.push_back(

@@ -4,15 +4,10 @@
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
-#include "lumen/core/table.hpp"
 #include "lumen/eval/pruned_neighbours.hpp"
-#include "lumen/search/searcher.hpp"
+#include "lumen/search/nearest_others.hpp"
 
 namespace lumen::eval {
-
-namespace {
-constexpr std::size_t kBatch = 2048;  // queries per batch (progress granularity)
-}  // namespace
 
 NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
                                  const std::function<void(std::size_t, std::size_t)>& progress) {
@@ -28,38 +23,18 @@ NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t thr
 
 NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads,
                                       const std::function<void(std::size_t, std::size_t)>& progress) {
-  const std::size_t n = X.rows(), d = X.cols();
-  if (k == 0) throw UsageError("neighbours: k must be >= 1");
-  if (k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} words", k, n));
-  Table t;
-  t.E = Matrix::borrow(X.data(), n, d, X.dtype());
-  const search::Searcher searcher(t, threads);
-  search::SearchOptions o;
-  o.k = k + 1;  // the word itself is (almost always) its own nearest: one more, then dropped
-  o.metric = search::Metric::cosine;
-  o.threads = threads;
   NeighbourLists nb;
-  nb.n = n;
+  nb.n = X.rows();
   nb.k = k;
-  nb.ids.resize(n * k);
-  nb.cosine.resize(n * k);
-  for (std::size_t begin = 0; begin < n; begin += kBatch) {
-    const std::size_t rows = std::min(kBatch, n - begin);
-    Matrix Q(rows, d);
-    for (std::size_t r = 0; r < rows; ++r) X.row_f32(begin + r, Q.row_mut(r).data());
-    const auto found = searcher.search_batch(Q, o);
-    for (std::size_t r = 0; r < rows; ++r) {
-      const auto self = static_cast<Id>(begin + r);
-      std::size_t out = 0;
-      for (const auto& f : found[r]) {
-        if (f.id == self || out == k) continue;  // itself (or, when a duplicate row outranks it, the last)
-        nb.ids[(begin + r) * k + out] = static_cast<std::int32_t>(f.id);
-        nb.cosine[(begin + r) * k + out] = f.score;
-        ++out;
-      }
-    }
-    if (progress) progress(begin + rows, n);
-  }
+  nb.ids.resize(X.rows() * k);
+  nb.cosine.resize(X.rows() * k);
+  search::nearest_others(
+      X, nullptr, k, search::Metric::cosine, threads,
+      [&](std::size_t i, std::size_t j, const search::Neighbour& f) {
+        nb.ids[i * k + j] = static_cast<std::int32_t>(f.id);
+        nb.cosine[i * k + j] = f.score;
+      },
+      progress);
   return nb;
 }
 

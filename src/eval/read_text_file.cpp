@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/utf8.hpp"
 
 namespace lumen::eval::detail {
 
@@ -39,6 +40,15 @@ bool TextLines::next(std::string_view& line) {
 void MalformedLines::operator()(std::uint64_t line, std::string reason) {
   if (strict_) throw ParseError(path_, line, 0, reason);
   out_.push_back({line, std::move(reason)});
+}
+
+bool BenchmarkLines::next(std::string_view& line, bool (*skip)(std::string_view)) {
+  while (lines_.next(line)) {
+    if (skip != nullptr && skip(line)) continue;
+    if (valid_utf8(line)) return true;
+    malformed("invalid UTF-8");
+  }
+  return false;
 }
 
 }  // namespace lumen::eval::detail

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lumen/eval/malformed_line.hpp"
@@ -40,6 +41,22 @@ class MalformedLines {
   const std::string& path_;
   bool strict_;
   std::vector<MalformedLine>& out_;
+};
+
+// The lines of a benchmark file worth parsing, numbered: a line `skip` accepts (a comment) is passed over, then a
+// line of invalid UTF-8 is reported malformed and passed over too. malformed(reason) reports the current line.
+class BenchmarkLines {
+ public:
+  BenchmarkLines(std::string_view text, bool universal, const std::string& path, bool strict,
+                 std::vector<MalformedLine>& malformed)
+      : lines_(text, universal), bad_(path, strict, malformed) {}
+  bool next(std::string_view& line, bool (*skip)(std::string_view) = nullptr);  // false after the last line
+  std::uint64_t number() const { return lines_.number(); }
+  void malformed(std::string reason) { bad_(lines_.number(), std::move(reason)); }
+
+ private:
+  TextLines lines_;
+  MalformedLines bad_;
 };
 
 }  // namespace lumen::eval::detail

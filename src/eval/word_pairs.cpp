@@ -7,7 +7,6 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/text_fold.hpp"
-#include "lumen/core/utf8.hpp"
 #include "read_text_file.hpp"
 
 namespace lumen::eval {
@@ -77,17 +76,12 @@ std::optional<double> parse_python_float(std::string_view s) {
 WordPairSet parse_word_pairs(std::string_view text, const std::string& path, bool strict) {
   WordPairSet set;
   set.path = path;
-  detail::MalformedLines bad(path, strict, set.malformed);
-  // Universal newlines, as Python's text mode: \n, \r and \r\n end a line.
-  detail::TextLines lines(text, true);
+  // Universal newlines, as Python's text mode: \n, \r and \r\n end a line. A comment is skipped before its UTF-8 is
+  // checked.
+  detail::BenchmarkLines lines(text, true, path, strict, set.malformed);
   std::string_view line;
-  while (lines.next(line)) {
+  while (lines.next(line, [](std::string_view l) { return l.starts_with("#"); })) {
     const std::uint64_t line_no = lines.number();
-    if (line.starts_with("#")) continue;
-    if (!valid_utf8(line)) {
-      bad(line_no, "invalid UTF-8");
-      continue;
-    }
     if (strip_whitespace(line).empty()) continue;
     std::string_view fields[3];
     std::size_t n = 0, start = 0;
@@ -99,12 +93,12 @@ WordPairSet parse_word_pairs(std::string_view text, const std::string& path, boo
       start = tab + 1;
     }
     if (n != 3) {
-      bad(line_no, "expected 3 tab-separated fields (word, word, score), found " + std::to_string(n));
+      lines.malformed("expected 3 tab-separated fields (word, word, score), found " + std::to_string(n));
       continue;
     }
     const auto score = parse_python_float(fields[2]);
     if (!score) {
-      bad(line_no, "the score '" + std::string(fields[2]) + "' is not a number");
+      lines.malformed("the score '" + std::string(fields[2]) + "' is not a number");
       continue;
     }
     set.pairs.push_back({std::string(fields[0]), std::string(fields[1]), *score, line_no});

@@ -6,8 +6,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
-#include "lumen/core/table.hpp"
-#include "lumen/search/searcher.hpp"
+#include "lumen/search/nearest_others.hpp"
 
 namespace lumen::project {
 
@@ -52,38 +51,17 @@ Neighbours select_rows(const Neighbours& nb, const std::vector<std::int32_t>& qu
 
 Neighbours query_neighbours(const Matrix& X, const std::vector<std::int32_t>& queries, std::size_t k, bool cosine,
                             std::size_t threads) {
-  const std::size_t n = X.rows(), d = X.cols();
-  if (k == 0 || k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} points", k, n));
   if (X.dtype() != DType::f32) throw UsageError("neighbours: rows must be f32");
-  Table t;
-  t.E = Matrix::borrow(X.data(), n, d, DType::f32);
-  const search::Searcher searcher(t, threads);
-  search::SearchOptions o;
-  o.k = k + 1;
-  o.metric = cosine ? search::Metric::cosine : search::Metric::euclidean;
-  o.threads = threads;
-  Matrix Q(queries.size(), d);
-  for (std::size_t r = 0; r < queries.size(); ++r) {
-    if (queries[r] < 0 || static_cast<std::size_t>(queries[r]) >= n)
-      throw IdError(queries[r], r, static_cast<std::int64_t>(n));
-    X.row_f32(static_cast<std::size_t>(queries[r]), Q.row_mut(r).data());
-  }
-  const auto found = searcher.search_batch(Q, o);
   Neighbours nb;
   nb.n = queries.size();
   nb.k = k;
   nb.ids.resize(nb.n * k);
   nb.dist2.resize(nb.n * k);
-  for (std::size_t r = 0; r < nb.n; ++r) {
-    std::size_t out = 0;
-    for (const auto& f : found[r]) {
-      if (f.id == queries[r] || out == k) continue;  // itself (or, tied with it, the last)
-      nb.ids[r * k + out] = static_cast<std::int32_t>(f.id);
-      nb.dist2[r * k + out] = cosine ? 2.0f - 2.0f * f.score : f.score * f.score;
-      ++out;
-    }
-    if (out != k) throw Error(fmt::format("neighbours: the search returned {} of {} for query {}", out, k, r));
-  }
+  search::nearest_others(X, &queries, k, cosine ? search::Metric::cosine : search::Metric::euclidean, threads,
+                         [&](std::size_t r, std::size_t j, const search::Neighbour& f) {
+                           nb.ids[r * k + j] = static_cast<std::int32_t>(f.id);
+                           nb.dist2[r * k + j] = cosine ? 2.0f - 2.0f * f.score : f.score * f.score;
+                         });
   return nb;
 }
 

@@ -96,13 +96,9 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
     }
   } else if (o.method == Method::umap) {
-    UmapOptions u;
-    u.neighbors = o.neighbors;
-    u.min_dist = o.min_dist;
-    u.epochs = o.epochs;
+    UmapOptions u{.neighbors = o.neighbors, .min_dist = o.min_dist, .epochs = o.epochs, .knn = o.knn};
     u.cosine = o.cosine;
     u.threads = o.threads;
-    u.knn = o.knn;
     m.neighbors = o.neighbors;
     m.min_dist = o.min_dist;
     // The honesty numbers' neighbours of the original space, once for every seed.
@@ -119,11 +115,8 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       keep_map(s, r.Y, original);
     }
   } else {
-    TsneOptions t;
-    t.perplexity = o.perplexity;
-    t.iterations = o.iterations;
-    t.theta = o.theta;
-    t.random_init = o.random_init;
+    TsneOptions t{
+        .perplexity = o.perplexity, .iterations = o.iterations, .theta = o.theta, .random_init = o.random_init};
     t.cosine = o.cosine;
     t.threads = o.threads;
     m.iterations = o.iterations;
@@ -135,7 +128,10 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.kl.push_back(r.kl);
       m.perplexity = r.perplexity;
       m.exact_gradient = r.exact_gradient;
-      keep_map(s, r.Y, sample.empty() ? Neighbours{} : select_rows(r.neighbours, sample));
+      // The original neighbours of the sample: t-SNE's own lists when they hold k (3 x perplexity may be fewer).
+      if (sample.empty()) keep_map(s, r.Y, Neighbours{});
+      else if (r.neighbours.k >= m.k) keep_map(s, r.Y, select_rows(r.neighbours, sample));
+      else keep_map(s, r.Y, query_neighbours(X, sample, m.k, o.cosine, o.threads));
     }
   }
   if (maps.size() >= 2) {

@@ -4,9 +4,8 @@
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
-#include "lumen/core/table.hpp"
 #include "lumen/core/threads.hpp"
-#include "lumen/search/searcher.hpp"
+#include "lumen/search/nearest_others.hpp"
 #include "project/topk_heap.hpp"
 
 namespace lumen::project {
@@ -21,41 +20,21 @@ void check_k(std::size_t n, std::size_t k) {
 
 Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
                             const std::function<void(std::size_t, std::size_t)>& progress) {
-  const std::size_t n = X.rows(), d = X.cols();
+  const std::size_t n = X.rows();
   check_k(n, k);
   if (X.dtype() != DType::f32) throw UsageError("neighbours: rows must be f32");
-  // lumen's exact search over a borrowed view of X; each row asks for k + 1 and drops itself.
-  Table t;
-  t.E = Matrix::borrow(X.data(), n, d, DType::f32);
-  const search::Searcher searcher(t, threads);
-  search::SearchOptions o;
-  o.k = k + 1;
-  o.metric = search::Metric::euclidean;
-  o.threads = threads;
   Neighbours nb;
   nb.n = n;
   nb.k = k;
   nb.ids.resize(n * k);
   nb.dist2.resize(n * k);
-  constexpr std::size_t kQueries = 1024;  // queries per batch: progress between them
-  for (std::size_t q0 = 0; q0 < n; q0 += kQueries) {
-    const std::size_t q1 = std::min(n, q0 + kQueries);
-    const Matrix Q = Matrix::borrow(X.row_ptr(q0), q1 - q0, d, DType::f32);
-    const auto found = searcher.search_batch(Q, o);
-    for (std::size_t r = 0; r < q1 - q0; ++r) {
-      const std::size_t i = q0 + r;
-      std::size_t out = 0;
-      for (const auto& nbr : found[r]) {
-        if (static_cast<std::size_t>(nbr.id) == i || out == k) continue;  // itself (or, tied with it, the last)
-        nb.ids[i * k + out] = static_cast<std::int32_t>(nbr.id);
-        nb.dist2[i * k + out] = nbr.score * nbr.score;
-        ++out;
-      }
-      if (out != k)
-        throw Error(fmt::format("neighbours: the search returned {} of {} neighbours for row {}", out, k, i));
-    }
-    if (progress) progress(q1, n);
-  }
+  search::nearest_others(
+      X, nullptr, k, search::Metric::euclidean, threads,
+      [&](std::size_t i, std::size_t j, const search::Neighbour& f) {
+        nb.ids[i * k + j] = static_cast<std::int32_t>(f.id);
+        nb.dist2[i * k + j] = f.score * f.score;
+      },
+      progress);
   return nb;
 }
 

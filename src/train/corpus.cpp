@@ -48,7 +48,7 @@ Corpus Corpus::open(const std::vector<std::string>& paths) {
   return c;
 }
 
-CorpusReader::CorpusReader(const Corpus& corpus, WordTokenizer tokenizer, std::uint64_t begin, std::uint64_t end,
+CorpusReader::CorpusReader(const Corpus& corpus, text::WordSplitter tokenizer, std::uint64_t begin, std::uint64_t end,
                            bool aligned, std::size_t max_sentence)
     : corpus_(&corpus),
       tokenizer_(tokenizer),
@@ -73,10 +73,10 @@ CorpusReader::CorpusReader(const Corpus& corpus, WordTokenizer tokenizer, std::u
     std::fseek(probe, static_cast<long>(begin - files[f].offset - 1), SEEK_SET);
     const int prev = std::fgetc(probe);
     std::fclose(probe);
-    if (prev != EOF && !is_space(static_cast<char>(prev)))
+    if (prev != EOF && !text::is_ascii_space(static_cast<char>(prev)))
       while (true) {
         const int c = peek();
-        if (c < 0 || is_space(static_cast<char>(c))) break;
+        if (c < 0 || text::is_ascii_space(static_cast<char>(c))) break;
         get();
       }
   }
@@ -153,13 +153,13 @@ bool CorpusReader::next_sentence(Sentence& out) {
     }
     any = true;
     if (c == '\n') return true;
-    if (is_space(static_cast<char>(c))) continue;
+    if (text::is_ascii_space(static_cast<char>(c))) continue;
     // A word: read to the next space (a word started before end_ is read whole, even past end_).
     word_.clear();
     word_.push_back(static_cast<char>(c));
     while (true) {
       const int n = peek();
-      if (n < 0 || is_space(static_cast<char>(n))) break;
+      if (n < 0 || text::is_ascii_space(static_cast<char>(n))) break;
       word_.push_back(static_cast<char>(get()));
     }
     tokenizer_.split(word_, out.arena, [&](std::size_t b, std::size_t len) {

@@ -283,7 +283,7 @@ LanguageModel::LanguageModel(const Corpus& corpus, const Vocab& words, const LmO
   // Count </s> (sentences) and <unk> (other words) over the training part, as the trainer will see it.
   std::uint64_t sentences = 0, unk = 0, tokens = 0;
   {
-    CorpusReader r(corpus, WordTokenizer(s.o.tokenizer), 0, s.train_end, true);
+    CorpusReader r(corpus, text::WordSplitter(s.o.tokenizer), 0, s.train_end, true);
     Sentence sent;
     while (r.next_sentence(sent)) {
       if (sent.size() == 0) continue;
@@ -313,7 +313,7 @@ bool LanguageModel::finished() const { return s_->epoch >= s_->o.epochs; }
 LmEpoch LanguageModel::evaluate() const {
   auto& s = *s_;
   const auto start = std::chrono::steady_clock::now();
-  CorpusReader r(*s.corpus, WordTokenizer(s.o.tokenizer), s.train_end, s.corpus->bytes(), false);
+  CorpusReader r(*s.corpus, text::WordSplitter(s.o.tokenizer), s.train_end, s.corpus->bytes(), false);
   Sentence sent;
   std::vector<Id> ex;
   double sum = 0;
@@ -357,7 +357,7 @@ bool LanguageModel::train(const TrainControl& control, const std::function<void(
   while (s.epoch < s.o.epochs) {
     const auto epoch_start = std::chrono::steady_clock::now();
     const bool aligned = s.window_offset != kStart;
-    CorpusReader r(*s.corpus, WordTokenizer(s.o.tokenizer), aligned ? s.window_offset : 0, s.train_end, true);
+    CorpusReader r(*s.corpus, text::WordSplitter(s.o.tokenizer), aligned ? s.window_offset : 0, s.train_end, true);
     bool more = true;
     while (more) {
       // Fill one shuffle window with whole sentences.

@@ -72,7 +72,7 @@ Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const TokenizerO
     if (control.on_progress) control.on_progress({SessionPhase::vocabulary, bytes, total, {}});
   };
   report(0);
-  return build_vocab(corpus, WordTokenizer(tokenizer), {c.min_count, c.max_vocab, end_byte}, stats, report);
+  return build_vocab(corpus, text::WordSplitter(tokenizer), {c.min_count, c.max_vocab, end_byte}, stats, report);
 }
 
 bool stopped(const SessionControl& control) { return control.stop != nullptr && control.stop->load(); }

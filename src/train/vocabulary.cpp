@@ -25,8 +25,8 @@ struct Hash {
 };
 }  // namespace
 
-Vocab build_vocab(const Corpus& corpus, const WordTokenizer& tokenizer, const VocabOptions& options, VocabStats* stats,
-                  const std::function<void(std::uint64_t)>& progress) {
+Vocab build_vocab(const Corpus& corpus, const text::WordSplitter& tokenizer, const VocabOptions& options,
+                  VocabStats* stats, const std::function<void(std::uint64_t)>& progress) {
   std::unordered_map<std::string, Entry, Hash, std::equal_to<>> counts;
   CorpusReader reader(corpus, tokenizer, 0, options.end_byte == 0 ? corpus.bytes() : options.end_byte, true);
   Sentence s;

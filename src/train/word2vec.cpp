@@ -200,7 +200,7 @@ void Word2Vec::State::worker(std::size_t t) {
 
   while (p.epoch < o.epochs) {
     const bool aligned = p.offset != kStart;
-    CorpusReader reader(*corpus, WordTokenizer(o.tokenizer), aligned ? p.offset : begin, end, aligned);
+    CorpusReader reader(*corpus, text::WordSplitter(o.tokenizer), aligned ? p.offset : begin, end, aligned);
     while (reader.next_sentence(s)) {
       sent.clear();
       for (std::size_t i = 0; i < s.size(); ++i) {

@@ -1,12 +1,40 @@
 // Vocab: the hash index, heterogeneous lookup, and the lazy forms (numbered labels, from_unique's deferred index).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/vocab.hpp"
+
+// Counts this binary's operator new calls while `counting` is set (the move test below wants none).
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<int> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (counting.load()) allocations.fetch_add(1);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t& /*tag*/) noexcept {
+  if (counting.load()) allocations.fetch_add(1);
+  return std::malloc(n == 0 ? 1 : n);
+}
+// Every delete that can free what these return (the array, aligned forms are left to the library: they pair up).
+// gcc, inlining these, sees free() of what operator new returned: here that is the pairing itself.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t /*n*/) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t& /*tag*/) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace {
 
@@ -153,6 +181,50 @@ TEST(Vocab, CopiesAndMovesKeepLookups) {
   const Vocab copied = lazy;  // copied before the index exists
   EXPECT_EQ(copied.find("q"), Id{1});
   EXPECT_EQ(lazy.find("p"), Id{0});
+}
+
+TEST(Vocab, MovesAllocateNothingAndLeaveAnEmptyUsableVocab) {
+  Vocab a;
+  a.add("x", 3);
+  a.add("y", 1);
+  a.add_alias("ex", 0);
+  Vocab c;
+  counting = true;
+  Vocab b = std::move(a);
+  c = std::move(b);
+  counting = false;
+  EXPECT_EQ(allocations.load(), 0);
+  EXPECT_EQ(c.find("ex"), Id{0});
+  EXPECT_EQ(c.count(1), 1u);
+  for (Vocab* moved : {&a, &b}) {
+    EXPECT_EQ(moved->size(), 0u);
+    EXPECT_TRUE(moved->tokens().empty());
+    EXPECT_FALSE(moved->has_counts());
+    EXPECT_FALSE(moved->find("x").has_value());
+    EXPECT_FALSE(moved->find("ex").has_value());
+    EXPECT_TRUE(moved->suggest("x").empty());
+    const Vocab copy = *moved;  // copying a moved-from Vocab
+    EXPECT_TRUE(copy.empty());
+  }
+  a.reserve(4);
+  EXPECT_EQ(a.add("z"), Id{0});
+  EXPECT_EQ(a.find("z"), Id{0});
+  EXPECT_FALSE(a.add("z").has_value());
+  b.truncate(0);
+  EXPECT_FALSE(b.add_alias("nothing", 0));
+  b = c;  // assigning into a moved-from Vocab
+  EXPECT_EQ(b.find("y"), Id{1});
+
+  Vocab n = Vocab::numbered(3);
+  Vocab m = std::move(n);
+  EXPECT_TRUE(m.is_numbered());
+  EXPECT_EQ(m.find("2"), Id{2});
+  EXPECT_FALSE(n.is_numbered());
+  EXPECT_FALSE(n.find("0").has_value());
+  EXPECT_EQ(n.add("a"), Id{0});
+  m = std::move(n);  // onto a Vocab that had lazy state of its own
+  EXPECT_EQ(m.token(0), "a");
+  EXPECT_FALSE(m.find("2").has_value());
 }
 
 }  // namespace

@@ -24,6 +24,19 @@ TEST(Map, PcaOfTheToyTableKeepsAllTheVariance) {
   EXPECT_NE(lines[0].find("100.0% of the variance"), std::string::npos) << lines[0];
 }
 
+TEST(Map, TsneWithASmallPerplexityStillComparesTenNeighbours) {
+  // Perplexity 2: t-SNE's own lists hold 3 x 2 = 6 neighbours, fewer than the honesty numbers' k = 10.
+  const Table t = toy_table();
+  MapOptions o;
+  o.method = Method::tsne;
+  o.perplexity = 2;
+  o.iterations = 300;
+  const Map m = make_map(t.E, o);
+  EXPECT_EQ(m.k, 10u);
+  ASSERT_EQ(m.preservation.size(), 1u);
+  EXPECT_GT(m.preservation[0], 0.0);
+}
+
 TEST(Map, TsneWithSeveralSeedsReportsAgreement) {
   Rng rng(2);
   Matrix E(240, 8);

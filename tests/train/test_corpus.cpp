@@ -2,15 +2,15 @@
 
 #include "helpers.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/text/word_splitter.hpp"
 #include "lumen/train/corpus.hpp"
-#include "lumen/train/tokenizer.hpp"
 
 using namespace lumen;
 using namespace lumen::train;
 
 namespace {
-std::vector<std::vector<std::string>> read_all(const Corpus& c, WordTokenizer tok, std::uint64_t b, std::uint64_t e,
-                                               bool aligned = false) {
+std::vector<std::vector<std::string>> read_all(const Corpus& c, text::WordSplitter tok, std::uint64_t b,
+                                               std::uint64_t e, bool aligned = false) {
   CorpusReader r(c, tok, b, e, aligned);
   Sentence s;
   std::vector<std::vector<std::string>> out;
@@ -28,25 +28,6 @@ std::vector<std::string> flat(const std::vector<std::vector<std::string>>& v) {
 }
 }  // namespace
 
-TEST(Tokenizer, WhitespaceOnlyByDefault) {
-  WordTokenizer t;
-  EXPECT_EQ(t.tokenize("  The cat,  sat.\tOn\r\nmats "),
-            (std::vector<std::string>{"The", "cat,", "sat.", "On", "mats"}));
-}
-
-TEST(Tokenizer, LowerCasesAsciiAndTwoByteLetters) {
-  WordTokenizer t({.lower = true});
-  EXPECT_EQ(t.tokenize("ÉCOLE Straße ΑΘΗΝΑ МОСКВА ŁÓDŹ"),
-            (std::vector<std::string>{"école", "straße", "αθηνα", "москва", "łódź"}));
-}
-
-TEST(Tokenizer, SplitsPunctuationButKeepsInnerApostropheAndHyphen) {
-  WordTokenizer t({.lower = false, .split_punct = true});
-  EXPECT_EQ(t.tokenize("\"Don't\" term-end, (yes)... --no 'quoted'"),
-            (std::vector<std::string>{"\"", "Don't", "\"", "term-end", ",", "(", "yes", ")", "...", "--", "no", "'",
-                                      "quoted", "'"}));
-}
-
 TEST(Corpus, ReadsSentencesAcrossFilesAndDirectories) {
   auto dir = test::temp_dir("corpus");
   std::filesystem::create_directories(dir / "sub");
@@ -57,7 +38,7 @@ TEST(Corpus, ReadsSentencesAcrossFilesAndDirectories) {
   auto c = Corpus::open({(dir / "a.txt").string(), dir.string()});
   // a.txt given explicitly, then the directory in name order (a.txt again, b.txt, sub/a.txt).
   ASSERT_EQ(c.files().size(), 4u);
-  const auto all = read_all(c, WordTokenizer(), 0, c.bytes(), true);
+  const auto all = read_all(c, text::WordSplitter(), 0, c.bytes(), true);
   EXPECT_EQ(flat(all), (std::vector<std::string>{"one", "two", "one", "two", "three", "four", "five", "six"}));
   // A blank line is an empty sentence; a file's end ends a sentence.
   EXPECT_EQ(all[3], (std::vector<std::string>{}));
@@ -72,11 +53,11 @@ TEST(Corpus, ByteRangesPartitionTheWordsExactly) {
   test::write_text(dir / "x.txt", text.substr(0, 9000));
   test::write_text(dir / "y.txt", text.substr(9000));
   auto c = Corpus::open({dir.string()});
-  const auto whole = flat(read_all(c, WordTokenizer(), 0, c.bytes()));
+  const auto whole = flat(read_all(c, text::WordSplitter(), 0, c.bytes()));
   for (std::uint64_t parts : {2u, 3u, 7u, 64u}) {
     std::vector<std::string> joined;
     for (std::uint64_t p = 0; p < parts; ++p) {
-      auto part = flat(read_all(c, WordTokenizer(), c.bytes() * p / parts, c.bytes() * (p + 1) / parts));
+      auto part = flat(read_all(c, text::WordSplitter(), c.bytes() * p / parts, c.bytes() * (p + 1) / parts));
       joined.insert(joined.end(), part.begin(), part.end());
     }
     EXPECT_EQ(joined, whole) << parts << " parts";
@@ -90,10 +71,10 @@ TEST(Corpus, PositionResumesIdentically) {
   for (int i = 0; i < 5000; ++i) text += "w" + std::to_string(i % 97) + ((i % 11 == 10) ? "\n" : " ");
   test::write_text(dir / "x.txt", text);
   auto c = Corpus::open({(dir / "x.txt").string()});
-  CorpusReader r(c, WordTokenizer(), 0, c.bytes(), true, 4);  // sentences cut at 4 tokens too
+  CorpusReader r(c, text::WordSplitter(), 0, c.bytes(), true, 4);  // sentences cut at 4 tokens too
   Sentence s;
   for (int i = 0; i < 300; ++i) ASSERT_TRUE(r.next_sentence(s));
-  const auto rest_a = read_all(c, WordTokenizer(), r.position(), c.bytes(), true);
+  const auto rest_a = read_all(c, text::WordSplitter(), r.position(), c.bytes(), true);
   std::vector<std::vector<std::string>> rest_b;
   while (r.next_sentence(s)) {
     std::vector<std::string> line;
@@ -110,7 +91,7 @@ TEST(Corpus, ChunkBoundariesDoNotSplitWords) {
   while (text.size() < (3u << 20)) text += "abcdefghij klmnopq\n";  // three 1 MiB chunks
   test::write_text(dir / "x.txt", text);
   auto c = Corpus::open({(dir / "x.txt").string()});
-  CorpusReader r(c, WordTokenizer(), 0, c.bytes(), true);
+  CorpusReader r(c, text::WordSplitter(), 0, c.bytes(), true);
   Sentence s;
   std::size_t n = 0;
   while (r.next_sentence(s)) {

@@ -22,7 +22,8 @@ struct Fixture {
           test::write_text(dir / "c.txt", test::topic_corpus(1500));
           return Corpus::open({(dir / "c.txt").string()});
         }()) {
-    words = build_vocab(corpus, WordTokenizer(), {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
+    words =
+        build_vocab(corpus, text::WordSplitter(), {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
   }
   ~Fixture() { std::filesystem::remove_all(dir); }
 };

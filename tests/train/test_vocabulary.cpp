@@ -14,7 +14,7 @@ TEST(Vocabulary, SortedByCountTiesByFirstOccurrence) {
   test::write_text(dir / "c.txt", "b a c a\nd b a e\nc e rare\n");
   auto c = Corpus::open({(dir / "c.txt").string()});
   VocabStats st;
-  auto v = build_vocab(c, WordTokenizer(), {.min_count = 2}, &st);
+  auto v = build_vocab(c, text::WordSplitter(), {.min_count = 2}, &st);
   // a:3; b:2 (first at 0), c:2 (first at 2), e:2 (first at 7); d and rare dropped.
   ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v.tokens(), (std::vector<std::string>{"a", "b", "c", "e"}));
@@ -22,7 +22,7 @@ TEST(Vocabulary, SortedByCountTiesByFirstOccurrence) {
   EXPECT_EQ(st.tokens, 11u);
   EXPECT_EQ(st.kept_tokens, 9u);
   EXPECT_EQ(st.distinct, 6u);
-  auto top = build_vocab(c, WordTokenizer(), {.min_count = 1, .max_vocab = 2});
+  auto top = build_vocab(c, text::WordSplitter(), {.min_count = 1, .max_vocab = 2});
   EXPECT_EQ(top.tokens(), (std::vector<std::string>{"a", "b"}));
   // Counts saved as `word count` lines and read back.
   save_vocab_counts((dir / "v.txt").string(), v);
@@ -36,7 +36,7 @@ TEST(Vocabulary, LowerCasingMergesCounts) {
   auto dir = test::temp_dir("vocab-lower");
   test::write_text(dir / "c.txt", "The the THE cat\n");
   auto c = Corpus::open({(dir / "c.txt").string()});
-  auto v = build_vocab(c, WordTokenizer({.lower = true}), {.min_count = 1});
+  auto v = build_vocab(c, text::WordSplitter({.lower = true}), {.min_count = 1});
   EXPECT_EQ(v.tokens(), (std::vector<std::string>{"the", "cat"}));
   EXPECT_EQ(v.count(0), 3u);
   std::filesystem::remove_all(dir);

@@ -37,7 +37,7 @@ struct Fixture {
           test::write_text(dir / "c.txt", test::topic_corpus(sentences));
           return Corpus::open({(dir / "c.txt").string()});
         }()) {
-    vocab = build_vocab(corpus, WordTokenizer(), {.min_count = 1});
+    vocab = build_vocab(corpus, text::WordSplitter(), {.min_count = 1});
   }
   ~Fixture() { std::filesystem::remove_all(dir); }
 };

@@ -5,6 +5,9 @@
 // labels are made on the first token()/tokens() call, and find() parses a label instead of hashing it), and a
 // vocabulary made from tokens known to be distinct (from_unique) builds its hash index on the first lookup. The
 // lazy steps are safe to race from several threads reading one const Vocab; the mutating calls are not.
+//
+// Moving allocates nothing and cannot throw: the moved-from Vocab is empty (size() 0, finds nothing) and usable
+// again (add, assign, copy); it makes its lazy state anew on its next mutation.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -81,6 +84,8 @@ class Vocab {
   void insert_slot(std::uint64_t h, Id id) const;
   void grow_slots(std::size_t want) const;
   void copy_from(const Vocab& other);
+  void take(Vocab& other) noexcept;  // both moves: other's state here, other left empty
+  void ensure_lazy();                // a moved-from Vocab makes its lazy state on its next mutation
 
   bool numbered_ = false;
   std::size_t numbered_size_ = 0;
@@ -91,7 +96,7 @@ class Vocab {
   mutable std::vector<std::uint64_t> slots_;
   mutable std::size_t reserved_ = 0;  // reserve()'s hint for the index
   std::unordered_map<std::string, Id, StringHash, std::equal_to<>> aliases_;
-  std::unique_ptr<Lazy> lazy_;
+  std::unique_ptr<Lazy> lazy_;  // null only in an empty, moved-from Vocab
 };
 
 }  // namespace lumen

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lumen/train/tokenizer.hpp"
+#include "lumen/text/word_splitter.hpp"
 
 namespace lumen::train {
 
@@ -51,9 +51,9 @@ class CorpusReader {
   // Reads the words that start in [begin, end) of the concatenation. If `aligned` is false and begin falls
   // inside a word, that word belongs to the previous range and is skipped; `aligned` = true trusts begin to
   // be a token boundary (a position() from an earlier reader), which is how a checkpoint resumes.
-  CorpusReader(const Corpus& corpus, WordTokenizer tokenizer, std::uint64_t begin, std::uint64_t end,
+  CorpusReader(const Corpus& corpus, text::WordSplitter tokenizer, std::uint64_t begin, std::uint64_t end,
                bool aligned = false, std::size_t max_sentence = kMaxSentence);
-  CorpusReader(const Corpus& corpus, WordTokenizer tokenizer)
+  CorpusReader(const Corpus& corpus, text::WordSplitter tokenizer)
       : CorpusReader(corpus, tokenizer, 0, corpus.bytes(), true) {}
   ~CorpusReader();
   CorpusReader(const CorpusReader&) = delete;
@@ -71,7 +71,7 @@ class CorpusReader {
   bool fill();
 
   const Corpus* corpus_;
-  WordTokenizer tokenizer_;
+  text::WordSplitter tokenizer_;
   std::uint64_t end_;
   std::size_t max_sentence_;
   std::size_t file_ = 0;

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "lumen/core/table.hpp"
+#include "lumen/text/word_splitter.hpp"
 #include "lumen/train/control.hpp"
 #include "lumen/train/corpus.hpp"
 #include "lumen/train/optimizer.hpp"
-#include "lumen/train/tokenizer.hpp"
 
 namespace lumen::train {
 
@@ -45,7 +45,7 @@ struct LmOptions {
   std::size_t shuffle_window = 65536;
   std::uint64_t seed = 1;
   std::size_t threads = 0;  // BLAS threads (0: lumen::default_threads())
-  TokenizerOptions tokenizer;
+  text::WordSplitOptions tokenizer;
 };
 
 struct LmEpoch {

@@ -25,7 +25,7 @@ struct VocabStats {
 };
 
 // Streams the corpus once. A progress callback, if given, is called now and then with bytes read.
-Vocab build_vocab(const Corpus& corpus, const WordTokenizer& tokenizer, const VocabOptions& options,
+Vocab build_vocab(const Corpus& corpus, const text::WordSplitter& tokenizer, const VocabOptions& options,
                   VocabStats* stats = nullptr, const std::function<void(std::uint64_t)>& progress = {});
 
 // `word count` per line (written atomically); read back with load_vocab_counts.

@@ -17,9 +17,9 @@
 #include "lumen/core/matrix.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/core/vocab.hpp"
+#include "lumen/text/word_splitter.hpp"
 #include "lumen/train/control.hpp"
 #include "lumen/train/corpus.hpp"
-#include "lumen/train/tokenizer.hpp"
 
 namespace lumen::train {
 
@@ -37,7 +37,7 @@ struct Word2VecOptions {
   double sample = 1e-4;  // subsampling threshold t (fastText's default); 0 keeps every token
   std::uint64_t seed = 1;
   std::size_t threads = 0;  // 0: lumen::default_threads()
-  TokenizerOptions tokenizer;
+  text::WordSplitOptions tokenizer;
 };
 
 class Word2Vec {

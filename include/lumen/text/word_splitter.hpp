@@ -1,14 +1,15 @@
 #pragma once
-// The word tokenizer the trainers read text with. The corpus reader splits on ASCII whitespace (as word2vec and
-// fastText do); each whitespace-separated word then goes through here: optional lower-casing, optional
-// punctuation splitting. With both off a word is a token unchanged, so a pre-tokenised corpus trains as it is.
+// The word splitter the trainers read a corpus with (not a model's tokenizer: that is text/tokenizer.hpp). The corpus
+// reader splits on ASCII whitespace (as word2vec and fastText do); each whitespace-separated word then goes through
+// here: optional lower-casing, optional punctuation splitting. With both off a word is a token unchanged, so a
+// pre-tokenised corpus trains as it is.
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace lumen::train {
+namespace lumen::text {
 
-struct TokenizerOptions {
+struct WordSplitOptions {
   // Lower-case letters: ASCII, Latin-1 Supplement, Latin Extended-A (pairs), Greek and Cyrillic basic blocks.
   bool lower = false;
   // Split ASCII punctuation off into tokens of its own. An apostrophe or a hyphen between two letters or
@@ -16,10 +17,10 @@ struct TokenizerOptions {
   bool split_punct = false;
 };
 
-class WordTokenizer {
+class WordSplitter {
  public:
-  explicit WordTokenizer(TokenizerOptions options = {}) : options_(options) {}
-  const TokenizerOptions& options() const { return options_; }
+  explicit WordSplitter(WordSplitOptions options = {}) : options_(options) {}
+  const WordSplitOptions& options() const { return options_; }
 
   // Appends the tokens of one whitespace-free word to `arena`, calling emit(begin, length) for each
   // (offsets into arena). No allocation once the arena has grown.
@@ -34,21 +35,21 @@ class WordTokenizer {
     split_slow(word, arena, [&](std::size_t b, std::size_t n) { emit(b, n); });
   }
 
-  // Convenience: the tokens of a whole line (splits on whitespace first). For tests and small inputs.
-  std::vector<std::string> tokenize(std::string_view text) const;
+  // Convenience: the tokens of a whole text (splits on whitespace first). For tests and small inputs.
+  std::vector<std::string> split_text(std::string_view text) const;
 
  private:
   template <class Emit>
   void split_slow(std::string_view word, std::string& arena, Emit&& emit) const;
   void lower_append(std::string_view s, std::string& out) const;
-  TokenizerOptions options_;
+  WordSplitOptions options_;
 };
 
-bool is_space(char c);
+bool is_ascii_space(char c);  // the corpus reader's whitespace: space, \n, \t, \r, \v, \f
 bool is_ascii_punct(char c);
 
 template <class Emit>
-void WordTokenizer::split_slow(std::string_view w, std::string& arena, Emit&& emit) const {
+void WordSplitter::split_slow(std::string_view w, std::string& arena, Emit&& emit) const {
   auto alnum_at = [&](std::size_t i) {
     if (i >= w.size()) return false;
     const auto c = static_cast<unsigned char>(w[i]);
@@ -85,4 +86,4 @@ void WordTokenizer::split_slow(std::string_view w, std::string& arena, Emit&& em
   put(start, w.size());
 }
 
-}  // namespace lumen::train
+}  // namespace lumen::text
