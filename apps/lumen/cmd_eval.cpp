@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "command.hpp"
@@ -78,6 +79,20 @@ void warn_malformed(const std::string& path, const std::vector<eval::MalformedLi
     print_warning(fmt::format("{}:{}: {} (line skipped)", path, bad[i].line, bad[i].reason));
   if (bad.size() > kShow)
     print_warning(fmt::format("{}: {} malformed lines skipped in all (--strict to reject the file)", path, bad.size()));
+}
+
+// The benchmark files, each read once (FILE "-": stdin); skipped lines are warned about unless --json (whose
+// results list them).
+template <class Set>
+std::vector<Set> read_benchmark_files(const EvalArgs& a, const std::vector<std::string>& files,
+                                      Set (*parse)(std::string_view, const std::string&, bool),
+                                      Set (*read)(const std::string&, bool)) {
+  std::vector<Set> sets;
+  for (const auto& f : files) {
+    sets.push_back(f == "-" ? parse(read_stdin(), "<stdin>", a.strict) : read(f, a.strict));
+    if (!a.json) warn_malformed(f, sets.back().malformed);
+  }
+  return sets;
 }
 
 // A progress bar that appears only once the work has taken a second (and only on a terminal: Progress decides).
@@ -207,12 +222,7 @@ int run_analogies(const EvalArgs& a) {
   o.exclude = !a.no_exclude;
   o.semantic_sections = a.semantic;
 
-  std::vector<eval::AnalogySet> sets;
-  for (const auto& f : files) {
-    sets.push_back(f == "-" ? eval::parse_analogy_set(read_stdin(), "<stdin>", a.strict)
-                            : eval::read_analogy_set(f, a.strict));
-    if (!a.json) warn_malformed(f, sets.back().malformed);
-  }
+  const auto sets = read_benchmark_files(a, files, &eval::parse_analogy_set, &eval::read_analogy_set);
   const auto grid = evaluate_grid<eval::AnalogyResult>(
       a, tables, files,
       [&](const Table& table, std::size_t f) {
@@ -252,12 +262,7 @@ int run_similarity(const EvalArgs& a) {
   eval::SimilarityOptions o;
   o.restrict = a.restrict;
   o.case_insensitive = !a.case_sensitive;
-  std::vector<eval::WordPairSet> sets;
-  for (const auto& f : files) {
-    sets.push_back(f == "-" ? eval::parse_word_pairs(read_stdin(), "<stdin>", a.strict)
-                            : eval::read_word_pairs(f, a.strict));
-    if (!a.json) warn_malformed(f, sets.back().malformed);
-  }
+  const auto sets = read_benchmark_files(a, files, &eval::parse_word_pairs, &eval::read_word_pairs);
   const auto grid = evaluate_grid<eval::SimilarityResult>(
       a, tables, files, [&](const Table& table, std::size_t f) { return eval::evaluate_similarity(table, sets[f], o); },
       [&](std::size_t t, std::size_t f, const eval::SimilarityResult& r) {
