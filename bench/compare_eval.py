@@ -23,6 +23,7 @@ import time
 
 import numpy as np
 import machine  # bench/machine.py
+from analogy_vectors import relation_vectors  # bench/analogy_vectors.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -31,20 +32,7 @@ DATA = os.path.normpath(os.environ.get("LUMEN_DATA_DIR", os.path.join(ROOT, ".."
 
 def make_table(path, rows, dim, seed=6):
     rng = np.random.RandomState(seed)
-    vec, order, relation = {}, [], None
-    with open(os.path.join(DATA, "questions-words.txt"), encoding="utf8") as f:
-        for line in f:
-            if line.startswith(": "):
-                relation = rng.normal(size=dim)
-                continue
-            a, b, c, e = line.split()
-            for x, y in ((a, b), (c, e)):
-                if x not in vec:
-                    vec[x] = rng.normal(size=dim)
-                    order.append(x)
-                if y not in vec:
-                    vec[y] = vec[x] + relation + rng.normal(scale=1.6, size=dim)
-                    order.append(y)
+    vec, order = relation_vectors(os.path.join(DATA, "questions-words.txt"), rng, dim, noise=1.6)
     words = list(order) + ["filler%05d" % i for i in range(rows - len(order))]
     E = np.concatenate([np.array([vec[w] for w in order]), rng.normal(size=(rows - len(order), dim)) * 1.3])
     perm = rng.permutation(rows)  # real words spread over the table

@@ -32,6 +32,14 @@ def table(n, d, seed, clusters):
     return X.astype(np.float32)
 
 
+def saved_table(tmp, name, n, d, seed, clusters):
+    """table(n, d, seed, clusters) and the .npy in tmp that lumen reads it from."""
+    X = table(n, d, seed, clusters)
+    path = os.path.join(tmp, name + ".npy")
+    np.save(path, X)
+    return X, path
+
+
 def run_lumen(lumen, threads, path, args):
     cmd = [lumen, "--threads", str(threads), "-q", "project", path, "--sample", "0", "--json"] + args
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -63,41 +71,34 @@ def main():
 
 
 def compare_pca(a, tmp, PCA):
-    if True:
-        n, d = (5000, 768) if a.quick else (50257, 768)
-        X = table(n, d, 1, 50)
-        path = os.path.join(tmp, "pca.npy")
-        np.save(path, X)
-        out = os.path.join(tmp, "pca.csv")
-        t_lumen = min(run_lumen(a.lumen, a.threads, path, ["--method", "pca", "-o", out])["seconds"] for _ in range(3))
-        Y_lumen = np.loadtxt(out, delimiter=",", skiprows=1, usecols=(1, 2))
-        t_sk = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            Y_sk = PCA(n_components=2).fit_transform(X)
-            t_sk.append(time.perf_counter() - t0)
-        corr = [abs(np.corrcoef(Y_lumen[:, c], Y_sk[:, c])[0, 1]) for c in range(2)]
-        print(f"pca {n}x{d}->2: sklearn {min(t_sk):.3f} s, lumen {t_lumen:.3f} s, ratio {min(t_sk) / t_lumen:.2f}x; "
-              f"|corr| of axes {corr[0]:.6f} {corr[1]:.6f}")
-
+    n, d = (5000, 768) if a.quick else (50257, 768)
+    X, path = saved_table(tmp, "pca", n, d, 1, 50)
+    out = os.path.join(tmp, "pca.csv")
+    t_lumen = min(run_lumen(a.lumen, a.threads, path, ["--method", "pca", "-o", out])["seconds"] for _ in range(3))
+    Y_lumen = np.loadtxt(out, delimiter=",", skiprows=1, usecols=(1, 2))
+    t_sk = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        Y_sk = PCA(n_components=2).fit_transform(X)
+        t_sk.append(time.perf_counter() - t0)
+    corr = [abs(np.corrcoef(Y_lumen[:, c], Y_sk[:, c])[0, 1]) for c in range(2)]
+    print(f"pca {n}x{d}->2: sklearn {min(t_sk):.3f} s, lumen {t_lumen:.3f} s, ratio {min(t_sk) / t_lumen:.2f}x; "
+          f"|corr| of axes {corr[0]:.6f} {corr[1]:.6f}")
 
 
 def compare_tsne(a, tmp, TSNE):
-    if True:
-        n, d = (1000, 50) if a.quick else (5000, 50)
-        X = table(n, d, 2, 20)
-        path = os.path.join(tmp, "tsne.npy")
-        np.save(path, X)
-        j = run_lumen(a.lumen, a.threads, path, ["--method", "tsne", "--metric", "euclidean", "--seed", "0",
-                                                  "-o", os.path.join(tmp, "tsne.csv")])
-        t0 = time.perf_counter()
-        ts = TSNE(n_components=2, perplexity=30.0, init="pca", learning_rate="auto", method="barnes_hut",
-                  angle=0.5, random_state=0, n_jobs=a.threads)
-        ts.fit_transform(X)
-        t_sk = time.perf_counter() - t0
-        kl_l, kl_s = j["kl"][0], float(ts.kl_divergence_)
-        print(f"tsne {n}x{d}->2: sklearn {t_sk:.2f} s, lumen {j['seconds']:.2f} s, ratio {t_sk / j['seconds']:.2f}x; "
-              f"KL sklearn {kl_s:.4f}, lumen {kl_l:.4f} (lumen - sklearn {kl_l - kl_s:+.4f}, target <= +0.05)")
+    n, d = (1000, 50) if a.quick else (5000, 50)
+    X, path = saved_table(tmp, "tsne", n, d, 2, 20)
+    j = run_lumen(a.lumen, a.threads, path, ["--method", "tsne", "--metric", "euclidean", "--seed", "0",
+                                              "-o", os.path.join(tmp, "tsne.csv")])
+    t0 = time.perf_counter()
+    ts = TSNE(n_components=2, perplexity=30.0, init="pca", learning_rate="auto", method="barnes_hut",
+              angle=0.5, random_state=0, n_jobs=a.threads)
+    ts.fit_transform(X)
+    t_sk = time.perf_counter() - t0
+    kl_l, kl_s = j["kl"][0], float(ts.kl_divergence_)
+    print(f"tsne {n}x{d}->2: sklearn {t_sk:.2f} s, lumen {j['seconds']:.2f} s, ratio {t_sk / j['seconds']:.2f}x; "
+          f"KL sklearn {kl_s:.4f}, lumen {kl_l:.4f} (lumen - sklearn {kl_l - kl_s:+.4f}, target <= +0.05)")
 
 
 if __name__ == "__main__":

@@ -13,39 +13,24 @@ Table: 50257 x 768 f32 (GPT-2 small's E), standard normal entries, written to a 
 """
 import argparse
 import glob
-import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import machine  # bench/machine.py
+from timing import benchmark_medians, median_time  # bench/timing.py
 
 V, D, K = 50257, 768, 10
 
 
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
 def cpp_query_seconds(bench, threads, repetitions):
-    env = dict(os.environ, LUMEN_BENCH_THREADS=str(threads))
-    cmd = [bench, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
-           "--benchmark_report_aggregates_only=true", "--benchmark_filter=BM_Query/f32_cosine/"]
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name") == "median" and b["run_name"] == f"BM_Query/f32_cosine/{threads}":
-            return b["real_time"] * {"ms": 1e-3, "us": 1e-6, "ns": 1e-9}[b["time_unit"]]
-    sys.exit("bench_search gave no BM_Query/f32_cosine median")
+    medians = benchmark_medians(bench, threads, repetitions, "BM_Query/f32_cosine/")
+    run = medians.get(f"BM_Query/f32_cosine/{threads}")
+    if run is None:
+        sys.exit("bench_search gave no BM_Query/f32_cosine median")
+    return run["seconds"]
 
 
 def main():

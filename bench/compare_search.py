@@ -10,43 +10,21 @@ lumen's HNSW time per query and recall@10 against exact search (FAISS exact as t
 """
 import argparse
 import glob
-import json
 import os
-import statistics
-import subprocess
 import sys
-import time
 
 import numpy as np
 import faiss
 import machine  # bench/machine.py
+from timing import benchmark_medians, median_time  # bench/timing.py
 
 V, D, K = 50257, 768, 10
 
 
 def lumen_bench(path, threads, repetitions):
-    env = dict(os.environ, LUMEN_BENCH_THREADS=str(threads))
-    cmd = [path, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
-           "--benchmark_report_aggregates_only=true",
-           "--benchmark_filter=BM_Query/(f32|f16|bf16)_cosine/|BM_Batch1024/f32|BM_HnswQuery"]
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    res = {}
-    for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        unit = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9}[b["time_unit"]]
-        name = b["run_name"]
-        res[name] = {"s": b["real_time"] * unit, **{k: v for k, v in b.items() if k == "recall@10"}}
-    return res
-
-
-def best_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    pattern = "BM_Query/(f32|f16|bf16)_cosine/|BM_Batch1024/f32|BM_HnswQuery"
+    return {name: {"s": b["seconds"], **{k: v for k, v in b.items() if k == "recall@10"}}
+            for name, b in benchmark_medians(path, threads, repetitions, pattern).items()}
 
 
 def main():
@@ -69,8 +47,8 @@ def main():
     q1 = En[123:124].copy()
     Q = np.ascontiguousarray(En[::37][:1024])
     index.search(q1, K)  # warm up
-    faiss_single = best_time(lambda: index.search(q1, K), 50)
-    faiss_batch = best_time(lambda: index.search(Q, K), args.repetitions)
+    faiss_single = median_time(lambda: index.search(q1, K), 50)
+    faiss_batch = median_time(lambda: index.search(Q, K), args.repetitions)
 
     lumen = lumen_bench(bench, args.threads, args.repetitions)
     t = args.threads

@@ -17,6 +17,11 @@ inline std::string damaged(std::string bytes, const std::uint8_t* how, std::size
   return bytes;
 }
 
+// Writes the input's damaged copy of `valid` (damaged() above) to `path`, replacing what the last input left there.
+inline void write_damaged(const std::string& path, const std::string& valid, const std::uint8_t* how, std::size_t n) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged(valid, how, n);
+}
+
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

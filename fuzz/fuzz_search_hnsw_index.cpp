@@ -46,20 +46,14 @@ struct World {
   }
 };
 
-World& world() {
-  static World w;
-  return w;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  World& w = world();
+  static World w;  // built on the first input
   if (size < 3) return 0;
   const Metric m = data[0] % 3 == 0 ? Metric::cosine : data[0] % 3 == 1 ? Metric::dot : Metric::euclidean;
-  const std::string bytes = damaged(w.bytes, data + 1, size - 1);
   const std::string path = w.file.string() + ".damaged";
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  write_damaged(path, w.bytes, data + 1, size - 1);
   try {
     const HnswIndex index = HnswIndex::load(path, *w.searcher, m);
     for (const auto& n : index.search(w.searcher->row(5), 5, {}, 16)) {

@@ -60,20 +60,14 @@ struct World {
   }
 };
 
-World& world() {
-  static World w;
-  return w;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  World& w = world();
+  static World w;  // built on the first input
   if (size < 3) return 0;
   const bool lm = (data[0] & 1) != 0;
-  const std::string bytes = damaged(lm ? w.lm : w.w2v, data + 1, size - 1);
   const std::string path = (w.dir / "fuzz.ckpt").string();
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  write_damaged(path, lm ? w.lm : w.w2v, data + 1, size - 1);
   // Resuming runs a little training from the loaded state (stopped after about 200 words), so that a checkpoint
   // that loads but holds positions or tables training cannot use is caught by the sanitizers too.
   std::atomic<bool> stop{false};

@@ -17,6 +17,26 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Reads a benchmark file and scores the table on it, without the GIL: the fields `lumen eval ... --json` prints,
+// with the evaluation's seconds (reading the file excluded, as there).
+template <class Set, class Result, class Options>
+py::object score(const TablePtr& table, const py::object& path, bool strict, const Options& o,
+                 Set (*read)(const std::string&, bool), Result (*evaluate)(const Table&, const Set&, const Options&),
+                 nlohmann::json (*to_json)(const std::string&, const std::string&, const Set&, const Result&,
+                                           const Options&)) {
+  const std::string file = fspath(path);
+  nlohmann::json j;
+  {
+    const py::gil_scoped_release nogil;
+    const Set set = read(file, strict);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r = evaluate(table->table, set, o);
+    j = to_json(table->table.source, file, set, r, o);
+    j["seconds"] = seconds_since(t0);
+  }
+  return to_python(j);
+}
+
 py::object analogies(const TablePtr& table, const py::object& path, std::size_t restrict, bool case_sensitive,
                      const std::string& method, bool exclude, std::size_t semantic, bool strict,
                      const py::object& threads) {
@@ -28,17 +48,7 @@ py::object analogies(const TablePtr& table, const py::object& path, std::size_t 
   o.semantic_sections = semantic;
   o.threads = thread_count(threads);
   o.progress = [](std::size_t, std::size_t) { check_signals(); };  // Ctrl-C between blocks of rows
-  const std::string file = fspath(path);
-  nlohmann::json j;
-  {
-    const py::gil_scoped_release nogil;
-    const eval::AnalogySet set = eval::read_analogy_set(file, strict);
-    const auto t0 = std::chrono::steady_clock::now();
-    const eval::AnalogyResult r = eval::evaluate_analogies(table->table, set, o);
-    j = eval::analogy_result_json(table->table.source, file, set, r, o);
-    j["seconds"] = seconds_since(t0);
-  }
-  return to_python(j);
+  return score(table, path, strict, o, &eval::read_analogy_set, &eval::evaluate_analogies, &eval::analogy_result_json);
 }
 
 py::object similarity(const TablePtr& table, const py::object& path, std::size_t restrict, bool case_sensitive,
@@ -46,17 +56,8 @@ py::object similarity(const TablePtr& table, const py::object& path, std::size_t
   eval::SimilarityOptions o;
   o.restrict = restrict;
   o.case_insensitive = !case_sensitive;
-  const std::string file = fspath(path);
-  nlohmann::json j;
-  {
-    const py::gil_scoped_release nogil;
-    const eval::WordPairSet set = eval::read_word_pairs(file, strict);
-    const auto t0 = std::chrono::steady_clock::now();
-    const eval::SimilarityResult r = eval::evaluate_similarity(table->table, set, o);
-    j = eval::similarity_result_json(table->table.source, file, set, r, o);
-    j["seconds"] = seconds_since(t0);
-  }
-  return to_python(j);
+  return score(table, path, strict, o, &eval::read_word_pairs, &eval::evaluate_similarity,
+               &eval::similarity_result_json);
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "command.hpp"
@@ -20,9 +19,7 @@
 namespace lumen::cli {
 namespace {
 
-struct AnalogyArgs {
-  TableArgs table;
-  std::vector<std::string> words;
+struct AnalogyArgs : TableAndWords {
   std::string method = "add";
   std::size_t k = 10;
   bool no_exclude = false;
@@ -123,11 +120,8 @@ Action setup(CLI::App& cmd) {
       questions.push_back(parse_question(w, "command line"));
     } else {
       std::size_t line_no = 0;
-      for (const auto& line : stdin_lines()) {
+      for (auto& w : stdin_word_lines()) {
         ++line_no;
-        std::istringstream in(line);
-        std::vector<std::string> w;
-        for (std::string x; in >> x;) w.push_back(x);
         if (!a->expect.empty() && w.size() == 3) w.push_back(a->expect);
         questions.push_back(parse_question(w, fmt::format("stdin line {}", line_no)));
       }

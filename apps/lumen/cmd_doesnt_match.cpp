@@ -2,7 +2,6 @@
 // similar to the unit mean of them all (gensim's doesnt_match). No words on the command line: one list per stdin line.
 #include <cmath>
 #include <fmt/format.h>
-#include <sstream>
 #include <vector>
 
 #include "command.hpp"
@@ -15,9 +14,7 @@
 namespace lumen::cli {
 namespace {
 
-struct DoesntMatchArgs {
-  TableArgs table;
-  std::vector<std::string> words;
+struct DoesntMatchArgs : TableAndWords {
   bool json = false;
 };
 
@@ -34,12 +31,7 @@ Action setup(CLI::App& cmd) {
     if (!from_stdin) {
       lists.push_back(a->words);
     } else {
-      for (const auto& line : stdin_lines()) {
-        std::istringstream in(line);
-        std::vector<std::string> w;
-        for (std::string x; in >> x;) w.push_back(x);
-        lists.push_back(w);
-      }
+      lists = stdin_word_lines();
       if (lists.empty()) throw UsageError("no words given (on the command line or stdin)");
     }
     for (const auto& w : lists)

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "command.hpp"
@@ -80,6 +81,20 @@ void warn_malformed(const std::string& path, const std::vector<eval::MalformedLi
     print_warning(fmt::format("{}: {} malformed lines skipped in all (--strict to reject the file)", path, bad.size()));
 }
 
+// The benchmark files, each read once (FILE "-": stdin); skipped lines are warned about unless --json (whose
+// results list them).
+template <class Set>
+std::vector<Set> read_benchmark_files(const EvalArgs& a, const std::vector<std::string>& files,
+                                      Set (*parse)(std::string_view, const std::string&, bool),
+                                      Set (*read)(const std::string&, bool)) {
+  std::vector<Set> sets;
+  for (const auto& f : files) {
+    sets.push_back(f == "-" ? parse(read_stdin(), "<stdin>", a.strict) : read(f, a.strict));
+    if (!a.json) warn_malformed(f, sets.back().malformed);
+  }
+  return sets;
+}
+
 // A progress bar that appears only once the work has taken a second (and only on a terminal: Progress decides).
 class LateProgress {
  public:
@@ -104,6 +119,46 @@ class LateProgress {
 // Wall time of one evaluation (loading excluded), for --json and the benchmark script.
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Every table evaluated on every benchmark file, as cells[table][file] and one JSON result per cell (with the
+// evaluation's seconds). One table and one file: an InputError is the command's error. A comparison goes on past
+// one: the cell is empty, and its JSON result and `errors` (in the cells' order) say why.
+template <class Result>
+struct EvalGrid {
+  bool single = false;
+  nlohmann::json results = nlohmann::json::array();
+  std::vector<std::vector<std::optional<Result>>> cells;
+  std::vector<std::string> errors;
+
+  nlohmann::json json() const { return single ? results[0] : nlohmann::json{{"results", results}}; }
+};
+
+// evaluate(table, f): the result of benchmark file f on a table; to_json(t, f, result): its JSON.
+template <class Result, class Evaluate, class ToJson>
+EvalGrid<Result> evaluate_grid(const EvalArgs& a, const std::vector<std::string>& tables,
+                               const std::vector<std::string>& files, Evaluate evaluate, ToJson to_json) {
+  EvalGrid<Result> g;
+  g.single = tables.size() == 1 && files.size() == 1;
+  g.cells.resize(tables.size());
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const Table table = load(a, tables[t]);
+    for (std::size_t f = 0; f < files.size(); ++f) {
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        Result r = evaluate(table, f);
+        g.results.push_back(to_json(t, f, r));
+        g.results.back()["seconds"] = seconds_since(t0);
+        g.cells[t].emplace_back(std::move(r));
+      } catch (const InputError& e) {
+        if (g.single) throw;
+        g.errors.emplace_back(e.message());
+        g.results.push_back({{"table", tables[t]}, {"file", files[f]}, {"error", e.message()}});
+        g.cells[t].emplace_back();
+      }
+    }
+  }
+  return g;
 }
 
 std::string percent(double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.2f}%", 100.0 * x); }
@@ -167,56 +222,35 @@ int run_analogies(const EvalArgs& a) {
   o.exclude = !a.no_exclude;
   o.semantic_sections = a.semantic;
 
-  std::vector<eval::AnalogySet> sets;
-  for (const auto& f : files) {
-    sets.push_back(f == "-" ? eval::parse_analogy_set(read_stdin(), "<stdin>", a.strict)
-                            : eval::read_analogy_set(f, a.strict));
-    if (!a.json) warn_malformed(f, sets.back().malformed);
-  }
-  const bool single = tables.size() == 1 && files.size() == 1;
-  nlohmann::json results = nlohmann::json::array();
-  std::vector<std::vector<std::optional<eval::AnalogyResult>>> grid(tables.size());
-  std::vector<std::vector<std::string>> errors(tables.size(), std::vector<std::string>(files.size()));
-  for (std::size_t t = 0; t < tables.size(); ++t) {
-    const Table table = load(a, tables[t]);
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      LateProgress bar("analogies");
-      o.progress = [&bar](std::size_t done, std::size_t total) { bar(done, total); };
-      try {
-        const auto t0 = std::chrono::steady_clock::now();
+  const auto sets = read_benchmark_files(a, files, &eval::parse_analogy_set, &eval::read_analogy_set);
+  const auto grid = evaluate_grid<eval::AnalogyResult>(
+      a, tables, files,
+      [&](const Table& table, std::size_t f) {
+        LateProgress bar("analogies");  // finished when it goes, on an error too
+        o.progress = [&bar](std::size_t done, std::size_t total) { bar(done, total); };
         auto r = eval::evaluate_analogies(table, sets[f], o);
         bar.finish();
-        results.push_back(eval::analogy_result_json(tables[t], files[f], sets[f], r, o));
-        results.back()["seconds"] = seconds_since(t0);
-        grid[t].push_back(std::move(r));
-      } catch (const InputError& e) {
-        bar.finish();
-        if (single) throw;
-        errors[t][f] = e.message();  // a comparison goes on: the cell says why it is empty
-        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.message()}};
-        results.push_back(std::move(failed));
-        grid[t].emplace_back();
-      }
-    }
-  }
+        return r;
+      },
+      [&](std::size_t t, std::size_t f, const eval::AnalogyResult& r) {
+        return eval::analogy_result_json(tables[t], files[f], sets[f], r, o);
+      });
   if (a.json) {
-    print_json(single ? results[0] : nlohmann::json{{"results", results}});
+    print_json(grid.json());
     return kOk;
   }
-  if (single) {
-    print_analogy_report(tables[0], files[0], *grid[0][0], o);
+  if (grid.single) {
+    print_analogy_report(tables[0], files[0], *grid.cells[0][0], o);
     return kOk;
   }
   // Comparison: one row per table, one column per file: accuracy (correct/answered).
   print_grid(tables, files, 24, [&](std::size_t t, std::size_t f) {
-    const auto& r = grid[t][f];
+    const auto& r = grid.cells[t][f];
     return r ? fmt::format("{} ({}/{})", percent(r->total.accuracy()), r->total.correct, r->total.answered)
              : std::string("no questions answered");
   });
   fmt::print("accuracy (correct/answered); questions with a word outside the first {} rows are skipped\n", a.restrict);
-  for (std::size_t t = 0; t < tables.size(); ++t)
-    for (std::size_t f = 0; f < files.size(); ++f)
-      if (!errors[t][f].empty()) print_error(errors[t][f]);
+  for (const auto& e : grid.errors) print_error(e);
   return kOk;
 }
 
@@ -228,40 +262,18 @@ int run_similarity(const EvalArgs& a) {
   eval::SimilarityOptions o;
   o.restrict = a.restrict;
   o.case_insensitive = !a.case_sensitive;
-  std::vector<eval::WordPairSet> sets;
-  for (const auto& f : files) {
-    sets.push_back(f == "-" ? eval::parse_word_pairs(read_stdin(), "<stdin>", a.strict)
-                            : eval::read_word_pairs(f, a.strict));
-    if (!a.json) warn_malformed(f, sets.back().malformed);
-  }
-  const bool single = tables.size() == 1 && files.size() == 1;
-  nlohmann::json results = nlohmann::json::array();
-  std::vector<std::vector<std::optional<eval::SimilarityResult>>> grid(tables.size());
-  std::vector<std::string> errors;
-  for (std::size_t t = 0; t < tables.size(); ++t) {
-    const Table table = load(a, tables[t]);
-    for (std::size_t f = 0; f < files.size(); ++f) {
-      try {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto r = eval::evaluate_similarity(table, sets[f], o);
-        results.push_back(eval::similarity_result_json(tables[t], files[f], sets[f], r, o));
-        results.back()["seconds"] = seconds_since(t0);
-        grid[t].push_back(std::move(r));
-      } catch (const InputError& e) {
-        if (single) throw;
-        errors.emplace_back(e.message());
-        nlohmann::json failed = {{"table", tables[t]}, {"file", files[f]}, {"error", e.message()}};
-        results.push_back(std::move(failed));
-        grid[t].emplace_back();
-      }
-    }
-  }
+  const auto sets = read_benchmark_files(a, files, &eval::parse_word_pairs, &eval::read_word_pairs);
+  const auto grid = evaluate_grid<eval::SimilarityResult>(
+      a, tables, files, [&](const Table& table, std::size_t f) { return eval::evaluate_similarity(table, sets[f], o); },
+      [&](std::size_t t, std::size_t f, const eval::SimilarityResult& r) {
+        return eval::similarity_result_json(tables[t], files[f], sets[f], r, o);
+      });
   if (a.json) {
-    print_json(single ? results[0] : nlohmann::json{{"results", results}});
+    print_json(grid.json());
     return kOk;
   }
-  if (single) {
-    const auto& r = *grid[0][0];
+  if (grid.single) {
+    const auto& r = *grid.cells[0][0];
     fmt::print("{} on {}: the first {} rows, {}\n", files[0], tables[0], r.rows,
                o.case_insensitive ? "case-insensitive" : "case-sensitive");
     fmt::print("pearson   {}\nspearman  {}\npairs     {} scored, {} with an unknown word (OOV {})\n", number(r.pearson),
@@ -270,12 +282,12 @@ int run_similarity(const EvalArgs& a) {
     return kOk;
   }
   print_grid(tables, files, 28, [&](std::size_t t, std::size_t f) {
-    const auto& r = grid[t][f];
+    const auto& r = grid.cells[t][f];
     return r ? fmt::format("{} {} oov {}", number(r->spearman), number(r->pearson), percent(r->oov_ratio()))
              : std::string("no pairs in vocabulary");
   });
   fmt::print("each cell: spearman pearson and the share of pairs with an unknown word (left out)\n");
-  for (const auto& e : errors) print_error(e);
+  for (const auto& e : grid.errors) print_error(e);
   return kOk;
 }
 

@@ -23,9 +23,7 @@
 namespace lumen::cli {
 namespace {
 
-struct NeighboursArgs {
-  TableArgs table;
-  std::vector<std::string> words;
+struct NeighboursArgs : TableAndWords {
   std::size_t k = 10;
   std::string metric = "cosine";
   std::size_t restrict_rows = 0;

@@ -13,16 +13,14 @@
 namespace lumen::cli {
 namespace {
 
-struct OnehotArgs {
-  TableArgs table;
-  std::vector<std::string> tokens;
+struct OnehotArgs : TableAndWords {  // the words are tokens
   std::size_t show = 8;
   bool json = false;
 };
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<OnehotArgs>();
-  add_table_and_words(cmd, a->table, a->tokens, "TOKEN...: tokens to look up (none: one per line on stdin)");
+  add_table_and_words(cmd, a->table, a->words, "TOKEN...: tokens to look up (none: one per line on stdin)");
   cmd.add_option("--show", a->show, "Values of each vector to print (0: all)")
       ->capture_default_str()
       ->check(at_least(0));
@@ -30,18 +28,18 @@ Action setup(CLI::App& cmd) {
   set_example(cmd, {"lumen onehot toy cat", "lumen onehot vectors.txt the of --json",
                     "printf 'king\\nqueen\\n' | lumen onehot glove.txt"});
   return [a]() {
-    split_table_argument(a->table, a->tokens);
-    if (a->tokens.empty()) a->tokens = stdin_lines();
-    if (a->tokens.empty()) throw UsageError("no tokens given (on the command line or stdin)");
+    split_table_argument(a->table, a->words);
+    if (a->words.empty()) a->words = stdin_lines();
+    if (a->words.empty()) throw UsageError("no tokens given (on the command line or stdin)");
     const Table t = load_table(a->table);
     const std::size_t V = t.V(), d = t.d();
     nlohmann::json out = nlohmann::json::array();
     std::vector<float> row(d);
     bool all_equal = true;
     std::vector<Id> ids;  // every token resolved before anything is printed
-    for (const auto& token : a->tokens) ids.push_back(t.vocab.require(token));  // UnknownTokenError: exit 1
+    for (const auto& token : a->words) ids.push_back(t.vocab.require(token));  // UnknownTokenError: exit 1
     for (std::size_t k = 0; k < ids.size(); ++k) {
-      const std::string& token = a->tokens[k];
+      const std::string& token = a->words[k];
       const Id id = ids[k];
       t.E.row_f32(static_cast<std::size_t>(id), row.data());
       const std::vector<Id> one = {id};

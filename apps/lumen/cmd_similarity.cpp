@@ -1,7 +1,6 @@
 // lumen similarity TABLE W1 W2: cosine similarity of two words (or dot product, or euclidean distance).
 // No words on the command line: one pair "W1 W2" per stdin line.
 #include <fmt/format.h>
-#include <sstream>
 #include <vector>
 
 #include "command.hpp"
@@ -15,9 +14,7 @@
 namespace lumen::cli {
 namespace {
 
-struct SimilarityArgs {
-  TableArgs table;
-  std::vector<std::string> words;
+struct SimilarityArgs : TableAndWords {
   std::string metric = "cosine";
   bool json = false;
 };
@@ -39,11 +36,8 @@ Action setup(CLI::App& cmd) {
       pairs.emplace_back(a->words[0], a->words[1]);
     } else {
       std::size_t line_no = 0;
-      for (const auto& line : stdin_lines()) {
+      for (const auto& w : stdin_word_lines()) {
         ++line_no;
-        std::istringstream in(line);
-        std::vector<std::string> w;
-        for (std::string x; in >> x;) w.push_back(x);
         if (w.size() != 2)
           throw UsageError(fmt::format("stdin line {}: expected two words, got {}", line_no, w.size()));
         pairs.emplace_back(w[0], w[1]);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <sstream>
 
 #include "lumen/core/error.hpp"
 #include "lumen/io/load_table.hpp"
@@ -148,6 +149,16 @@ std::vector<std::string> stdin_lines() {
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> stdin_word_lines() {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& line : stdin_lines()) {
+    std::istringstream in(line);
+    auto& words = out.emplace_back();
+    for (std::string w; in >> w;) words.push_back(w);
   }
   return out;
 }

@@ -33,6 +33,12 @@ struct TableArgs {
 // (also accepted as --table).
 void add_table_options(CLI::App& cmd, TableArgs& args, bool positional = true);
 
+// What the commands below hold: the table and the words after it.
+struct TableAndWords {
+  TableArgs table;
+  std::vector<std::string> words;
+};
+
 // Commands whose words follow an optional table (neighbours, similarity, analogy, doesnt-match, onehot) take one
 // positional list "[TABLE] WORD..." and --table; `words_help` says what the words are.
 void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::string>& words,
@@ -67,6 +73,8 @@ void print_json(const nlohmann::json& j);
 
 // Reads non-empty lines from stdin (for commands given no query on the command line).
 std::vector<std::string> stdin_lines();
+// The same, each line split at whitespace (for commands whose query is several words: one query per line).
+std::vector<std::vector<std::string>> stdin_word_lines();
 
 // Sets the footer to "Example:\n  <example>" lines.
 void set_example(CLI::App& cmd, const std::vector<std::string>& examples);

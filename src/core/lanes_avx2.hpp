@@ -8,3 +8,23 @@ inline float reduce16(__m256 lo, __m256 hi) {
   const __m128 e = _mm_add_ss(c, _mm_shuffle_ps(c, c, 1));                              // (l, l+1)
   return _mm_cvtss_f32(e);
 }
+
+// Eight f32 lanes in one register, for kernels written once over a lane type (src/eval/analogy_kernels_simd.hpp,
+// src/train/kernels_simd.hpp, src/nn/gather_simd.hpp). + - * / on __m256 are the element-wise IEEE operations
+// (GCC's and Clang's vector extensions); the ISA flags' -ffp-contract=off keeps a * b + c two roundings.
+struct Lanes {
+  using V = __m256;
+  static constexpr std::size_t kWidth = 8;
+  static V set1(float x) { return _mm256_set1_ps(x); }
+  static V load(const float* p) { return _mm256_loadu_ps(p); }
+  static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
+  static void stream(float* p, V v) { _mm256_stream_ps(p, v); }  // p 32-byte aligned
+  // The first m < kWidth lanes (the others zero on load, untouched on store): AVX's masked moves.
+  static __m256i first(std::size_t m) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(m)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static V load_first(const float* p, std::size_t m) { return _mm256_maskload_ps(p, first(m)); }
+  static void store_first(float* p, std::size_t m, V v) { _mm256_maskstore_ps(p, first(m), v); }
+  // The bit mask of lanes where s > t (NaN: 0).
+  static unsigned above(V s, V t) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(s, t, _CMP_GT_OQ))); }
+};

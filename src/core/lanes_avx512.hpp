@@ -11,3 +11,20 @@ inline float reduce16(__m512 v) {
 
 // The first m of 16 lanes.
 inline __mmask16 tail_mask(std::size_t m) { return static_cast<__mmask16>((1u << m) - 1u); }
+
+// Sixteen f32 lanes in one register, for kernels written once over a lane type (src/eval/analogy_kernels_simd.hpp,
+// src/train/kernels_simd.hpp, src/nn/gather_simd.hpp). + - * / on __m512 are the element-wise IEEE operations
+// (GCC's and Clang's vector extensions); the ISA flags' -ffp-contract=off keeps a * b + c two roundings.
+struct Lanes {
+  using V = __m512;
+  static constexpr std::size_t kWidth = 16;
+  static V set1(float x) { return _mm512_set1_ps(x); }
+  static V load(const float* p) { return _mm512_loadu_ps(p); }
+  static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
+  static void stream(float* p, V v) { _mm512_stream_ps(p, v); }  // p 64-byte aligned
+  // The first m < kWidth lanes (the others zero on load, untouched on store): masked moves.
+  static V load_first(const float* p, std::size_t m) { return _mm512_maskz_loadu_ps(tail_mask(m), p); }
+  static void store_first(float* p, std::size_t m, V v) { _mm512_mask_storeu_ps(p, tail_mask(m), v); }
+  // The bit mask of lanes where s > t (NaN: 0).
+  static unsigned above(V s, V t) { return static_cast<unsigned>(_mm512_cmp_ps_mask(s, t, _CMP_GT_OQ)); }
+};

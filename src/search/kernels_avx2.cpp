@@ -10,6 +10,7 @@ namespace lumen::search {
 namespace {
 
 #include "core/lanes_avx2.hpp"
+#include "scan_term.hpp"
 
 struct LoadF32 {
   using T = float;
@@ -33,16 +34,6 @@ struct LoadBF16 {
     return _mm_cvtss_f32(_mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(static_cast<unsigned>(b) << 16))));
   }
 };
-
-template <bool kL2>
-inline __m256 term(__m256 acc, __m256 q, __m256 x) {
-  if constexpr (kL2) {
-    const __m256 diff = _mm256_sub_ps(q, x);
-    return _mm256_add_ps(acc, _mm256_mul_ps(diff, diff));
-  } else {
-    return _mm256_add_ps(acc, _mm256_mul_ps(q, x));
-  }
-}
 
 // The last d % 16 elements of a row, zero-padded to 16 lanes.
 template <class L>

@@ -8,6 +8,7 @@ namespace lumen::search {
 namespace {
 
 #include "core/lanes_avx512.hpp"
+#include "scan_term.hpp"
 
 // Loads 16 stored elements as f32; masked lanes are zero.
 struct LoadF32 {
@@ -28,16 +29,6 @@ struct LoadBF16 {
   static __m512 full(const std::uint16_t* p) { return widen(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
   static __m512 part(const std::uint16_t* p, __mmask16 k) { return widen(_mm256_maskz_loadu_epi16(k, p)); }
 };
-
-template <bool kL2>
-inline __m512 term(__m512 acc, __m512 q, __m512 x) {
-  if constexpr (kL2) {
-    const __m512 diff = _mm512_sub_ps(q, x);
-    return _mm512_add_ps(acc, _mm512_mul_ps(diff, diff));
-  } else {
-    return _mm512_add_ps(acc, _mm512_mul_ps(q, x));
-  }
-}
 
 // One row at a time: each row is one sequential 64-byte-line stream, which the hardware prefetcher follows
 // best (interleaving four rows measured 1.5-2x slower on huge pages, where a pass is bandwidth-bound).

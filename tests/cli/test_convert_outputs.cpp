@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_run.hpp"
+#include "support/fifo_reader.hpp"
+#include "support/temp_dir.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -32,25 +34,10 @@ CliRun lumen(const std::string& args, const std::string& cwd = "") {
   return lumen_cli::run_cli(args, o);
 }
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using lumen::test::read_file;
 
-struct Dir {
-  fs::path p;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "lumen-convert-out-XXXXXX").string();
-    p = ::mkdtemp(t.data());
-  }
-  ~Dir() { fs::remove_all(p); }
-  std::string operator/(const std::string& f) const { return (p / f).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> n;
-    for (const auto& e : fs::directory_iterator(p)) n.push_back(e.path().filename().string());
-    std::sort(n.begin(), n.end());
-    return n;
-  }
+struct Dir : lumen::test::TempDir {
+  Dir() : TempDir("lumen-convert-out") {}
 };
 
 const std::string kVec = std::string(LUMEN_DATA_DIR) + "/formats/crime-and-punishment.vec";
@@ -60,18 +47,18 @@ std::string expected_text() {
   Dir d;
   const CliRun r = lumen("convert " + kVec + " " + (d / "x.txt"));
   EXPECT_EQ(r.code, 0) << r.err;
-  return slurp(d / "x.txt");
+  return read_file(d / "x.txt");
 }
 
 TEST(CliConvertOutputs, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
   Dir d;
   fs::copy_file(kVec, d / "a.vec");
-  const std::string original = slurp(d / "a.vec");
+  const std::string original = read_file(d / "a.vec");
   fs::create_symlink("a.vec", d / "link.vec");
   fs::create_hard_link(d / "a.vec", d / "hard.vec");
   ASSERT_EQ(lumen("convert a.vec t.npy", d.p.string()).code, 0);  // t.npy + its t.vocab.txt, an input below
   const auto before = d.names();
-  const std::string npy = slurp(d / "t.npy"), vocab = slurp(d / "t.vocab.txt");
+  const std::string npy = read_file(d / "t.npy"), vocab = read_file(d / "t.vocab.txt");
   const std::string cases[] = {
       "convert a.vec a.vec",                                                // the same name
       "convert ./a.vec a.vec",                                              // spelled differently
@@ -90,9 +77,9 @@ TEST(CliConvertOutputs, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
     const CliRun r = lumen(c, d.p.string());
     EXPECT_EQ(r.code, 2) << c << "\n" << r.err;
     EXPECT_NE(r.err.find("same file"), std::string::npos) << c << "\n" << r.err;
-    EXPECT_EQ(slurp(d / "a.vec"), original) << c;
-    EXPECT_EQ(slurp(d / "t.npy"), npy) << c;
-    EXPECT_EQ(slurp(d / "t.vocab.txt"), vocab) << c;
+    EXPECT_EQ(read_file(d / "a.vec"), original) << c;
+    EXPECT_EQ(read_file(d / "t.npy"), npy) << c;
+    EXPECT_EQ(read_file(d / "t.vocab.txt"), vocab) << c;
     EXPECT_EQ(d.names(), before) << c << ": something was written";
     EXPECT_TRUE(fs::is_symlink(d / "link.vec")) << c;
   }
@@ -110,32 +97,20 @@ TEST(CliConvertOutputs, ASymlinkIsWrittenThroughAndStaysALink) {
     const CliRun r = lumen("convert " + kVec + " " + (d / link));
     ASSERT_EQ(r.code, 0) << link << r.err;
     EXPECT_TRUE(fs::is_symlink(d / link)) << link << " was replaced by a regular file";
-    EXPECT_EQ(slurp(d / link), want) << link;
+    EXPECT_EQ(read_file(d / link), want) << link;
   }
-  EXPECT_EQ(slurp(d / "target.txt"), want);
-  EXPECT_EQ(slurp(d / "not-yet.txt"), want);
+  EXPECT_EQ(read_file(d / "target.txt"), want);
+  EXPECT_EQ(read_file(d / "not-yet.txt"), want);
   EXPECT_EQ(d.names(), (std::vector<std::string>{"dangling.txt", "link.txt", "not-yet.txt", "sub", "target.txt"}));
 }
 
 TEST(CliConvertOutputs, AFifoIsWrittenThroughNotReplaced) {
   Dir d;
   const std::string fifo = d / "pipe.txt";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // Held open read-write here so that neither side's open() blocks, whatever lumen does; the reader sees EOF once
-  // lumen and this end are closed (and the read end is open before lumen starts, so no data is dropped).
-  const int hold = ::open(fifo.c_str(), O_RDWR);
-  ASSERT_GE(hold, 0);
-  const int rfd = ::open(fifo.c_str(), O_RDONLY);  // opened here, before any writer can come and go
-  ASSERT_GE(rfd, 0);
-  std::string got;
-  std::thread reader([&] {
-    char buf[65536];
-    for (ssize_t n; (n = ::read(rfd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
-    ::close(rfd);
-  });
+  lumen::test::FifoReader pipe(fifo);  // its ends open whatever lumen does, so that neither side's open() blocks
+  ASSERT_TRUE(pipe.ok());
   const CliRun r = lumen("convert " + kVec + " " + fifo);
-  ::close(hold);
-  reader.join();
+  const std::string got = pipe.finish();
   EXPECT_EQ(r.code, 0) << r.err;
   struct stat st {};
   ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_run.hpp"
+#include "command_tree.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using Result = lumen_cli::CliRun;
+using lumen_cli::command_tree;
+using lumen_cli::subcommands;
 
 // A scratch directory per test, removed at the end.
 class Scratch {
@@ -64,38 +66,12 @@ std::vector<std::string> leftovers(const Scratch& s) {
   return out;
 }
 
-// The "Subcommands:" section of a help text: the names listed there.
-std::vector<std::string> subcommands(const std::string& help) {
-  std::vector<std::string> names;
-  std::istringstream in(help);
-  std::string line;
-  bool in_section = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("Subcommands:", 0) == 0 || line.rfind("SUBCOMMANDS:", 0) == 0) {
-      in_section = true;
-      continue;
-    }
-    if (!in_section) continue;
-    if (line.empty() || line[0] != ' ') break;
-    std::istringstream words(line);
-    std::string name;
-    if (words >> name) names.push_back(name);
-  }
-  return names;
-}
-
-// Every command path ("tour", "eval analogies", ...): the leaves of the subcommand tree (walked once).
+// Every command path ("tour", "eval analogies", ...): the leaves of the command tree (walked once).
 std::vector<std::string> command_paths(const Scratch& s) {
   static std::vector<std::string> leaves;
   if (!leaves.empty()) return leaves;
-  std::vector<std::string> todo = subcommands(lumen(s, "--help").out);
-  while (!todo.empty()) {
-    const std::string path = todo.back();
-    todo.pop_back();
-    const auto subs = subcommands(lumen(s, path + " --help").out);
-    if (subs.empty()) leaves.push_back(path);
-    for (const auto& sub : subs) todo.push_back(path + " " + sub);
-  }
+  for (const auto& c : command_tree([&s](const std::string& path) { return lumen(s, path + " --help").out; }))
+    if (c.leaf) leaves.push_back(c.path);
   return leaves;
 }
 

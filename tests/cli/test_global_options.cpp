@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_run.hpp"
+#include "command_tree.hpp"
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,33 +13,11 @@ namespace {
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args, {.timeout_s = 120}); }
 
-// The names in the "Subcommands:" section of a help text.
-std::vector<std::string> subcommands(const std::string& help) {
-  std::vector<std::string> names;
-  std::istringstream in(help);
-  bool in_section = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("Subcommands:", 0) == 0 || line.rfind("SUBCOMMANDS:", 0) == 0) {
-      in_section = true;
-      continue;
-    }
-    if (!in_section) continue;
-    if (line.empty() || line[0] != ' ') break;
-    std::istringstream words(line);
-    if (std::string name; words >> name) names.push_back(name);
-  }
-  return names;
-}
-
 // Every command path, inner nodes too ("eval", "eval analogies", ...).
 std::vector<std::string> all_command_paths() {
-  std::vector<std::string> paths, todo = subcommands(lumen("--help").out);
-  while (!todo.empty()) {
-    const std::string path = todo.back();
-    todo.pop_back();
-    paths.push_back(path);
-    for (const auto& sub : subcommands(lumen(path + " --help").out)) todo.push_back(path + " " + sub);
-  }
+  std::vector<std::string> paths;
+  for (const auto& c : lumen_cli::command_tree([](const std::string& path) { return lumen(path + " --help").out; }))
+    paths.push_back(c.path);
   return paths;
 }
 

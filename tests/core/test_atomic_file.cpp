@@ -3,43 +3,28 @@
 // symlinks, hard links and spellings of one path.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
-#include <thread>
-#include <unistd.h>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/temp_files.hpp"
+#include "support/fifo_reader.hpp"
+#include "support/temp_dir.hpp"
 
 namespace lumen {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Dir {
-  fs::path p;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "lumen-atomic-XXXXXX").string();
-    p = ::mkdtemp(t.data());
-  }
-  ~Dir() { fs::remove_all(p); }
-  std::string operator/(const std::string& f) const { return (p / f).string(); }
-  std::size_t count() const {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(p)) ++n;
-    return n;
-  }
-};
+using test::read_file;
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+struct Dir : test::TempDir {
+  Dir() : TempDir("lumen-atomic") {}
+};
 
 TEST(AtomicFile, TemporaryIsRegisteredUntilCommitAndRemoveAllDeletesIt) {
   Dir d;
@@ -60,7 +45,7 @@ TEST(AtomicFile, TemporaryIsRegisteredUntilCommitAndRemoveAllDeletesIt) {
     EXPECT_EQ(temp_files::count(), before);  // released once renamed into place
   }
   temp_files::remove_all();  // nothing registered: the committed file stays
-  EXPECT_EQ(slurp(d / "out.txt"), "abc");
+  EXPECT_EQ(read_file(d / "out.txt"), "abc");
 }
 
 TEST(AtomicFile, RegistryIsBoundedAndSlotsAreReused) {
@@ -81,13 +66,13 @@ TEST(AtomicFile, SymlinksAreWrittenThrough) {
   fs::create_symlink("link", d / "chain");
   write_file_atomic(d / "link", "one");
   EXPECT_TRUE(fs::is_symlink(d / "link"));
-  EXPECT_EQ(slurp(d / "target"), "one");
+  EXPECT_EQ(read_file(d / "target"), "one");
   write_file_atomic(d / "chain", "two");
   EXPECT_TRUE(fs::is_symlink(d / "chain"));
-  EXPECT_EQ(slurp(d / "target"), "two");
+  EXPECT_EQ(read_file(d / "target"), "two");
   write_file_atomic(d / "dangling", "three");
   EXPECT_TRUE(fs::is_symlink(d / "dangling"));
-  EXPECT_EQ(slurp(d / "missing"), "three");
+  EXPECT_EQ(read_file(d / "missing"), "three");
   fs::create_symlink("loop2", d / "loop1");
   fs::create_symlink("loop1", d / "loop2");
   EXPECT_THROW(write_file_atomic(d / "loop1", "x"), IoError);
@@ -97,26 +82,15 @@ TEST(AtomicFile, SymlinksAreWrittenThrough) {
 TEST(AtomicFile, FifoIsWrittenInPlaceAndADirectoryIsRefused) {
   Dir d;
   const std::string fifo = d / "fifo";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const int hold = ::open(fifo.c_str(), O_RDWR);
-  ASSERT_GE(hold, 0);
-  const int rfd = ::open(fifo.c_str(), O_RDONLY);  // opened here, before any writer can come and go
-  ASSERT_GE(rfd, 0);
-  std::string got;
-  std::thread reader([&] {
-    char buf[256];
-    for (ssize_t n; (n = ::read(rfd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
-    ::close(rfd);
-  });
+  test::FifoReader pipe(fifo);
+  ASSERT_TRUE(pipe.ok());
   {
     AtomicFile f(fifo);
     EXPECT_TRUE(f.in_place());
     f.write("through the pipe");
     f.commit();
   }
-  ::close(hold);
-  reader.join();
-  EXPECT_EQ(got, "through the pipe");
+  EXPECT_EQ(pipe.finish(), "through the pipe");
   struct stat st {};
   ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode));

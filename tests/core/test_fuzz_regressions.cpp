@@ -3,22 +3,16 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/kernels.hpp"
 #include "lumen/core/simd.hpp"
+#include "support/random_floats.hpp"
 
 using namespace lumen;
 
-namespace {
-std::uint32_t bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-}  // namespace
+using lumen::test::bits;
 
 // fuzz_core_dtype, seed `halves`: the scalar f16_to_f32 kept a signalling NaN signalling (0x7c01 -> 0x7f802000)
 // while the F16C kernels quiet it (0x7fc02000), so the variants were not bit-identical.

@@ -6,23 +6,12 @@
 
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/kernels.hpp"
-#include "lumen/core/rng.hpp"
+#include "support/random_floats.hpp"
 
 using namespace lumen;
 
-namespace {
-std::vector<float> randn(std::size_t n, std::uint64_t seed) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(r.normal());
-  return v;
-}
-std::uint32_t bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-}  // namespace
+using lumen::test::bits;
+using lumen::test::randn;
 
 TEST(Kernels, AllVariantsAvailableIncludeGeneric) {
   auto isas = available_isas();

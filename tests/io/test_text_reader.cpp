@@ -32,6 +32,13 @@ void expect_parse_error(const std::string& bytes, std::uint64_t line, const std:
   }
 }
 
+// Options that read a file as `format` rather than detecting it.
+OpenOptions read_as(Format format) {
+  OpenOptions o;
+  o.format = format;
+  return o;
+}
+
 TEST(TextReader, Word2VecTextBasics) {
   ScratchDir dir;
   const Table t = open_table(dir.write("a.txt", "2 3\nthe 0.5 -1 2e-3\nof +1.25 .5 7.\n"));
@@ -61,15 +68,13 @@ TEST(TextReader, HeaderClaimingHugeRowsFailsBeforeAllocating) {
   // Rows are counted in the file, never allocated from the header: the error names where the file ends.
   expect_parse_error("1000000000000 3\nthe 1 2 3\n", 3, "the header promises 1000000000000 rows, the file has 1");
   expect_parse_error("2 99999999999999999\nthe 1\n", 1, "header claims 99999999999999999 values per row");
-  OpenOptions o;
-  o.format = Format::word2vec_text;
+  const OpenOptions o = read_as(Format::word2vec_text);
   expect_parse_error("18446744073709551615 18446744073709551615\n", 1, "values per row", o);
   expect_parse_error("18446744073709551615 1\na 1\n", 3, "promises 18446744073709551615 rows", o);
 }
 
 TEST(TextReader, BadHeader) {
-  OpenOptions o;
-  o.format = Format::word2vec_text;
+  const OpenOptions o = read_as(Format::word2vec_text);
   expect_parse_error("two three\nx 1 2\n", 1, "expected a header line 'rows dim'", o);
   expect_parse_error("-2 3\nx 1 2 3\n", 1, "expected a header line", o);
   expect_parse_error("2 0\nx\ny\n", 1, "dim 0", o);
@@ -79,9 +84,7 @@ TEST(TextReader, BadHeader) {
 TEST(TextReader, EmptyTablesAreRefused) {
   expect_parse_error("0 5\n", 1, "header says 0 rows");
   expect_parse_error("0 0\n", 1, "dim 0");
-  OpenOptions o;
-  o.format = Format::glove;
-  expect_parse_error("\n\n", 1, "no rows", o);
+  expect_parse_error("\n\n", 1, "no rows", read_as(Format::glove));
 }
 
 // Line numbers are the file's own: blank lines count, and a file cut inside a row names that row's line.
@@ -90,9 +93,7 @@ TEST(TextReader, LineNumbersAreTheFilesOwn) {
   expect_parse_error("3 2\na 1 2\nb 1 2\n\n", 4, "the header promises 3 rows, the file has 2");
   // the first error in the file, even when a later row is the short one checked before allocating
   expect_parse_error("3 2\n 1 2\nb 1 2\nc 1\n", 2, "a leading space");
-  OpenOptions g;
-  g.format = Format::glove;
-  expect_parse_error("a 1 2\n\nb 1 2\n", 2, "an empty line", g);
+  expect_parse_error("a 1 2\n\nb 1 2\n", 2, "an empty line", read_as(Format::glove));
   // cut inside row 3 (line 4): that line is named, not the line after the end
   expect_parse_error("3 2\na 1 2\nb 3 4\nc 5", 4, "expected 2 values after the word, found 1");
   expect_parse_error("4 2\na 1 2\nb 3 4\nc 5 6", 4, "the file ends inside this line");

@@ -5,20 +5,13 @@
 #include <cmath>
 #include <vector>
 
-#include "lumen/core/rng.hpp"
 #include "lumen/model/ops.hpp"
+#include "support/random_floats.hpp"
 
 using namespace lumen;
 using namespace lumen::model;
 
-namespace {
-std::vector<float> random(std::size_t n, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(rng.normal());
-  return v;
-}
-}  // namespace
+using lumen::test::randn;
 
 TEST(ModelOps, AttentionMatchesReference) {
   struct Case {
@@ -27,7 +20,7 @@ TEST(ModelOps, AttentionMatchesReference) {
   for (const Case c :
        {Case{1, 1, 4, 4, 8, 1}, Case{2, 7, 4, 2, 8, 2}, Case{1, 130, 6, 2, 16, 2}, Case{1, 257, 2, 1, 4, 3}}) {
     const std::size_t ld = (c.NH + 2 * c.NKV) * c.hs, C = c.NH * c.hs;
-    const auto qkv = random(c.B * c.T * ld, c.T);
+    const auto qkv = randn(c.B * c.T * ld, c.T);
     std::vector<float> fast(c.B * c.T * C), ref(c.B * c.T * C), att(c.B * c.NH * c.T * c.T);
     attention_forward(fast.data(), att.data(), qkv.data(), c.B, c.T, c.NH, c.NKV, c.hs, c.threads);
     attention_forward_reference(ref.data(), qkv.data(), c.B, c.T, c.NH, c.NKV, c.hs);

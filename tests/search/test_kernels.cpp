@@ -2,28 +2,16 @@
 // is the bits of lumen::kernels' dot (so search scores equal similarity scores everywhere).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <vector>
 
 #include "lumen/core/kernels.hpp"
-#include "lumen/core/rng.hpp"
 #include "lumen/search/scan.hpp"
+#include "support/random_floats.hpp"
 
 using namespace lumen;
 
-namespace {
-std::vector<float> randn(std::size_t n, std::uint64_t seed) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(r.normal());
-  return v;
-}
-std::vector<std::uint32_t> bits(const std::vector<float>& v) {
-  std::vector<std::uint32_t> u(v.size());
-  if (!v.empty()) std::memcpy(u.data(), v.data(), v.size() * 4);
-  return u;
-}
-}  // namespace
+using lumen::test::bits;
+using lumen::test::randn;
 
 TEST(ScanKernels, EveryVariantMatchesGenericBitForBit) {
   const auto& ref = search::scan_kernels(Isa::generic);

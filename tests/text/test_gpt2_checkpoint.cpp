@@ -21,14 +21,19 @@ TempGpt2Checkpoint g_checkpoint(std::filesystem::path(::testing::TempDir()) /
                                     ("lumen_gpt2_ckpt_" + std::to_string(::getpid())),
                                 gpt2_dir());
 const std::string& checkpoint() { return g_checkpoint.path(); }
+
+// One tensor of the checkpoint by name, as an f16 table (as stored).
+Table open_tensor(const std::string& name) {
+  io::OpenOptions o;
+  o.tensor = name;
+  o.dtype = DType::f16;
+  return io::open_table(checkpoint(), o);
+}
 }  // namespace
 
 TEST(Gpt2Checkpoint, OpenByTensorNameTokenizeAndSearch) {
   LUMEN_REQUIRE_GPT2();
-  io::OpenOptions o;
-  o.tensor = "wte.weight";
-  o.dtype = DType::f16;
-  Table t = io::open_table(checkpoint(), o);
+  Table t = open_tensor("wte.weight");
   ASSERT_EQ(t.V(), kGpt2V);
   ASSERT_EQ(t.d(), kGpt2d);
   EXPECT_TRUE(rows_are_numbered(t.vocab));
@@ -87,10 +92,7 @@ TEST(Gpt2Checkpoint, OpenByTensorNameTokenizeAndSearch) {
 
 TEST(Gpt2Checkpoint, PositionTableAndMismatchedTokenizer) {
   LUMEN_REQUIRE_GPT2();
-  io::OpenOptions o;
-  o.tensor = "wpe.weight";
-  o.dtype = DType::f16;
-  Table t = io::open_table(checkpoint(), o);
+  Table t = open_tensor("wpe.weight");
   EXPECT_EQ(t.V(), kGpt2Ctx);
   EXPECT_EQ(t.d(), kGpt2d);
   // 1024 positions are not 50,257 tokens: labelling them by token is refused, clearly.

@@ -13,25 +13,14 @@ import sys
 
 import numpy as np
 
-data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "data")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from analogy_vectors import relation_vectors  # noqa: E402  bench/analogy_vectors.py
+
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "data")
 rng = np.random.RandomState(6)
 d = 16
-vec = {}
-order = []
-relation = None
-with open(os.path.join(data, "questions-words.txt"), encoding="utf8") as f:
-    for line in f:
-        if line.startswith(": "):
-            relation = rng.normal(size=d)
-            continue
-        a, b, c, e = line.split()
-        for x, y in ((a, b), (c, e)):
-            if x not in vec:
-                vec[x] = rng.normal(size=d)
-                order.append(x)
-            if y not in vec:
-                vec[y] = vec[x] + relation + rng.normal(scale=0.7, size=d)
-                order.append(y)
+vec, order = relation_vectors(os.path.join(data, "questions-words.txt"), rng, d, noise=0.7)
 rows = []
 for i, w in enumerate(order):
     if i % 11 == 3 and w.lower() != w:
