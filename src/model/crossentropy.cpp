@@ -15,7 +15,7 @@ double crossentropy_forward(float* losses, const float* logits, const std::int32
       const float* x = logits + i * V;  // (V)
       const float mx = *std::max_element(x, x + V);
       double sum = 0;
-      for (std::size_t v = 0; v < V; ++v) sum += std::exp(static_cast<double>(x[v] - mx));
+      for (std::size_t v = 0; v < V; ++v) sum += std::exp(x[v] - mx);
       losses[i] = static_cast<float>(std::log(sum) + mx - x[static_cast<std::size_t>(targets[i])]);
     }
   });
@@ -32,9 +32,12 @@ void crossentropy_softmax_backward(float* dlogits, const float* logits, const st
       float* d = dlogits + i * V;
       const float mx = *std::max_element(x, x + V);
       double sum = 0;
-      for (std::size_t v = 0; v < V; ++v) sum += std::exp(static_cast<double>(x[v] - mx));
-      const auto inv = static_cast<float>(1.0 / sum);
-      for (std::size_t v = 0; v < V; ++v) d[v] = std::exp(x[v] - mx) * inv * dloss;  // in place: x[v] read first
+      for (std::size_t v = 0; v < V; ++v) {  // in place: x[v] is read before d[v] is written
+        d[v] = std::exp(x[v] - mx);
+        sum += d[v];
+      }
+      const auto scale = static_cast<float>(dloss / sum);
+      for (std::size_t v = 0; v < V; ++v) d[v] *= scale;
       d[static_cast<std::size_t>(targets[i])] -= dloss;
     }
   });

@@ -122,10 +122,10 @@ std::string gpt2_safetensors(const nn::ModelShape& s, const Weights& w) {
 
 std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::string& vocab_bpe,
                                 const std::string& encoder_path) {
-  json vocab;
+  nlohmann::json vocab;  // parsed only to check it and to find <|endoftext|>; the text goes in as it is
   try {
-    vocab = json::parse(encoder_json);
-  } catch (const json::parse_error& e) {
+    vocab = nlohmann::json::parse(encoder_json);
+  } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(encoder_path, 0, e.byte > 0 ? e.byte - 1 : 0, fmt::format("invalid JSON: {}", e.what()));
   }
   if (!vocab.is_object()) throw ParseError(encoder_path, 0, 0, "expected an object {token: id}");
@@ -157,6 +157,7 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
   j["post_processor"] = {
       {"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", false}, {"use_regex", true}};
   j["decoder"] = {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true}, {"use_regex", true}};
+  constexpr std::string_view kSlot = "\"@vocab@\"";
   j["model"] = {{"type", "BPE"},
                 {"dropout", nullptr},
                 {"unk_token", nullptr},
@@ -164,9 +165,12 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
                 {"end_of_word_suffix", ""},
                 {"fuse_unk", false},
                 {"byte_fallback", false},
-                {"vocab", vocab},
+                {"vocab", "@vocab@"},
                 {"merges", merges}};
-  return j.dump() + "\n";
+  std::string out = j.dump();
+  const std::size_t at = out.find(kSlot);
+  out.replace(at, kSlot.size(), encoder_json);  // an ordered_json of 50k keys would insert in quadratic time
+  return out + "\n";
 }
 
 void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, const Weights& w,

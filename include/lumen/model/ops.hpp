@@ -81,7 +81,7 @@ void residual_forward(float* out, const float* a, const float* b, std::size_t N)
 void residual_backward(float* da, float* db, const float* dout, std::size_t N);
 
 // Softmax cross-entropy over the head's logits (B*T,V) with targets (B*T) in [0, V): losses (B*T) = -log p[target]
-// (double inside, so a large V sums exactly enough); returns their mean.
+// (exp in f32, the sum in double); returns their mean.
 double crossentropy_forward(float* losses, const float* logits, const std::int32_t* targets, std::size_t BT,
                             std::size_t V);
 // The fused backward of softmax + cross-entropy: dlogits (B*T,V) = (softmax(logits) - onehot(target)) * dloss, where
