@@ -16,7 +16,8 @@ double crossentropy_forward(float* losses, const float* logits, const std::int32
       const float mx = *std::max_element(x, x + V);
       double sum = 0;
       for (std::size_t v = 0; v < V; ++v) sum += std::exp(x[v] - mx);
-      losses[i] = static_cast<float>(std::log(sum) + mx - x[static_cast<std::size_t>(targets[i])]);
+      // sum >= 1: the largest logit contributes exp(0).
+      losses[i] = static_cast<float>(std::log(std::max(sum, 1.0)) + mx - x[static_cast<std::size_t>(targets[i])]);
     }
   });
   double total = 0;
