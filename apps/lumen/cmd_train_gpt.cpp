@@ -13,6 +13,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/model/token_stream.hpp"
+#include "lumen/model/word_tokenizer.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "lumen/train/corpus.hpp"
 #include "option_checks.hpp"
@@ -59,8 +60,6 @@ nlohmann::json eval_json(const model::GptEval& e) {
 
 int run(GptArgs& a) {
   if (a.json) Progress::set_enabled(false);
-  if (a.tokenizer != "gpt2")
-    throw UsageError(fmt::format("--tokenizer {}: only gpt2 is supported (GPT-2's byte-level BPE)", a.tokenizer));
   if (a.corpus.empty())
     throw UsageError(a.resume.empty() ? "no corpus given (text files or directories)"
                                       : "--resume needs the corpus it was trained on");
@@ -69,13 +68,28 @@ int run(GptArgs& a) {
   if (fs::exists(a.output, ec) && !fs::is_directory(a.output, ec))
     throw UsageError(
         fmt::format("-o {}: exists and is not a directory (the model is written as a directory)", a.output));
-  const std::string gpt2_dir = text::default_gpt2_dir();
-  if (gpt2_dir.empty())
-    throw InputError("GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found; set LUMEN_GPT2_DIR");
   const std::string ckpt = a.checkpoint.empty() ? a.output + ".ckpt" : a.checkpoint;
   GptStopOnSignal signals;
+  a.o.tie = !a.untie;
+  a.o.tokenizer = a.tokenizer;
+  // Resuming: the checkpoint's tokenizer, so that the stream is the one it was trained on.
+  const model::GptTrainOptions opts = a.resume.empty() ? a.o : model::GptTrainer::checkpoint_options(a.resume);
   const auto corpus = train::Corpus::open(a.corpus);
-  const auto tokenizer = text::load_tokenizer(gpt2_dir);
+  std::string gpt2_dir, words_json;
+  std::unique_ptr<text::Tokenizer> tokenizer;
+  if (opts.tokenizer == "words") {
+    {
+      Progress bar("vocabulary", corpus.bytes(), "bytes");
+      words_json = model::word_tokenizer_json(corpus, opts.max_words,
+                                              [&](std::uint64_t done, std::uint64_t) { bar.update(done); });
+    }
+    tokenizer = text::parse_tokenizer_json(words_json, "the corpus's word vocabulary");
+  } else {
+    gpt2_dir = text::default_gpt2_dir();
+    if (gpt2_dir.empty())
+      throw InputError("GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found; set LUMEN_GPT2_DIR");
+    tokenizer = text::load_tokenizer(gpt2_dir);
+  }
   std::vector<std::int32_t> tokens;
   {
     Progress bar("tokenize", corpus.bytes(), "bytes");
@@ -85,7 +99,6 @@ int run(GptArgs& a) {
   if (!a.resume.empty()) {
     trainer.emplace(model::GptTrainer::load_checkpoint(a.resume, tokens));
   } else {
-    a.o.tie = !a.untie;
     trainer.emplace(tokens, tokenizer->size(), a.o);
   }
   const model::GptTrainOptions& o = trainer->options();
@@ -116,7 +129,7 @@ int run(GptArgs& a) {
                trainer->step(), ckpt, ckpt);
     return kInterrupted;
   }
-  trainer->export_hf(a.output, gpt2_dir);
+  trainer->export_hf(a.output, gpt2_dir, words_json);
   if (a.checkpoint_every > 0 || !a.resume.empty()) fs::remove(ckpt, ec);
   const auto& h = trainer->history();
   const nn::ModelShape& s = trainer->shape();
@@ -130,6 +143,7 @@ int run(GptArgs& a) {
                 {"heads", s.heads},
                 {"context", s.context},
                 {"tied", s.tied},
+                {"tokenizer", o.tokenizer},
                 {"steps", o.steps},
                 {"batch", o.batch},
                 {"lr", o.lr},
@@ -165,7 +179,14 @@ Action setup_train_gpt(CLI::App& cmd) {
       ->check(at_least(0));
   auto* tie = cmd.add_flag("--tie", a->o.tie, "Tie the head to wte (default)");
   cmd.add_flag("--untie", a->untie, "Give the head its own lm_head (V, d_model)")->excludes(tie);
-  cmd.add_option("--tokenizer", a->tokenizer, "gpt2 (GPT-2's byte-level BPE, V 50257)")->capture_default_str();
+  cmd.add_option("--tokenizer", a->tokenizer,
+                 "gpt2 (GPT-2's byte-level BPE, V 50257) or words (the corpus's --max-words most frequent words, "
+                 "beside 256 byte tokens)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"gpt2", "words"}));
+  cmd.add_option("--max-words", a->o.max_words, "--tokenizer words: words in the vocabulary")
+      ->capture_default_str()
+      ->check(at_least(1));
   cmd.add_option("--steps", a->o.steps, "Optimizer steps")->capture_default_str()->check(at_least(0));
   cmd.add_option("--batch", a->o.batch, "Windows per step (B)")->capture_default_str()->check(at_least(0));
   cmd.add_option("--lr", a->o.lr, "Peak learning rate (after warm-up; cosine decay to --min-lr)")
@@ -190,6 +211,7 @@ Action setup_train_gpt(CLI::App& cmd) {
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen train gpt corpus.txt -o tiny-gpt --layers 4 --d-model 128 --heads 4 --context 128 "
                     "--steps 2000 --batch 8",
+                    "lumen train gpt corpus.txt -o word-gpt --tokenizer words --max-words 8000 --untie",
                     "lumen train gpt corpus.txt -o tiny-gpt --resume tiny-gpt.ckpt"});
   return [a]() { return run(*a); };
 }

@@ -292,14 +292,17 @@ const std::vector<GptEval>& GptTrainer::history() const { return s_->history; }
 std::uint64_t GptTrainer::train_tokens() const { return s_->train_end; }
 std::uint64_t GptTrainer::heldout_tokens() const { return s_->n() - s_->train_end; }
 
-void GptTrainer::export_hf(const std::string& dir, const std::string& gpt2_tokenizer_dir) const {
-  write_gpt2_checkpoint(dir, s_->s, s_->w, gpt2_tokenizer_dir);
+void GptTrainer::export_hf(const std::string& dir, const std::string& gpt2_tokenizer_dir,
+                           const std::string& tokenizer_json) const {
+  write_gpt2_checkpoint(dir, s_->s, s_->w, gpt2_tokenizer_dir, tokenizer_json);
 }
 
 void GptTrainer::save_checkpoint(const std::string& path) const {
   const State& s = *s_;
   train::CheckpointWriter w(path, kMagic);
   option_fields(s.o, w);
+  w.str(s.o.tokenizer);
+  w.field(s.o.max_words);
   w.fields(s.s.V, s.tokens->size(), stream_hash(*s.tokens));
   w.fields(s.step, s.loss_count, s.loss_sum);
   w.field(s.history.size());
@@ -316,10 +319,22 @@ void GptTrainer::save_checkpoint(const std::string& path) const {
   w.commit();
 }
 
+GptTrainOptions GptTrainer::checkpoint_options(const std::string& path) {
+  train::CheckpointReader r(path, kMagic);
+  GptTrainOptions o;
+  option_fields(o, r);
+  o.tokenizer = r.str();
+  r.field(o.max_words);
+  return o;
+}
+
 GptTrainer GptTrainer::load_checkpoint(const std::string& path, const std::vector<std::int32_t>& tokens) {
   train::CheckpointReader r(path, kMagic);
   GptTrainOptions o;
   option_fields(o, r);
+  o.tokenizer = r.str();
+  r.field(o.max_words);
+  if (o.tokenizer != "gpt2" && o.tokenizer != "words") r.fail(fmt::format("unknown tokenizer '{}'", o.tokenizer));
   std::uint64_t V = 0, n = 0, hash = 0;
   r.fields(V, n, hash);
   if (V == 0 || V > (std::uint64_t{1} << 31)) r.fail(fmt::format("a vocabulary of {} tokens", V));

@@ -174,7 +174,7 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
 }
 
 void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, const Weights& w,
-                           const std::string& gpt2_tokenizer_dir) {
+                           const std::string& gpt2_tokenizer_dir, const std::string& tokenizer_json) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir, ec)) throw IoError(fmt::format("cannot create the directory {}", dir));
@@ -189,6 +189,8 @@ void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, cons
     write_file_atomic(at("vocab.json"), enc);
     write_file_atomic(at("merges.txt"), bpe);
     write_file_atomic(at("tokenizer.json"), gpt2_tokenizer_json(enc, bpe, enc_path));
+  } else if (!tokenizer_json.empty()) {
+    write_file_atomic(at("tokenizer.json"), tokenizer_json);
   }
   write_file_atomic(at("config.json"), gpt2_config_json(s));
 }

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cli_run.hpp"
 
@@ -52,6 +53,27 @@ struct TempDir {
   }
   ~TempDir() { fs::remove_all(path); }
 };
+
+// Runs lumen with args, sends SIGINT once `ckpt` exists (its first periodic checkpoint: training runs), and returns
+// the exit status.
+int interrupted_run(const std::vector<std::string>& args, const std::string& ckpt) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
+    std::vector<char*> argv{const_cast<char*>("lumen"), const_cast<char*>("-q")};  // NOLINT
+    for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));       // NOLINT
+    argv.push_back(nullptr);
+    execv(kLumen.c_str(), argv.data());
+    _exit(127);
+  }
+  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 const std::string kTiny = " --layers 1 --d-model 8 --heads 2 --context 8 --batch 2 --eval-batches 1 --threads 1";
 
@@ -121,11 +143,44 @@ TEST(CliTrainGpt, CtrlCWritesCheckpointAndResumeMatchesStraightRun) {
   EXPECT_FALSE(fs::exists(ckpt));
 }
 
+TEST(CliTrainGpt, WordsTokenizerAndItsResume) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 300);
+  const auto c = (d.path / "c.txt").string(), out = (d.path / "w").string();
+  auto r = run("train gpt " + c + " -o " + out + kTiny + " --tokenizer words --max-words 20 --steps 4 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tokenizer"], "words");
+  EXPECT_LT(j["V"].get<int>(), 300);
+  EXPECT_GT(j["V"].get<int>(), 256);
+  EXPECT_TRUE(fs::exists(fs::path(out) / "tokenizer.json"));
+  EXPECT_FALSE(fs::exists(fs::path(out) / "encoder.json"));
+  r = run("tokenize --tokenizer " + out + "/tokenizer.json 'the cat sat' --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["texts"][0]["ids"].size(), 3u);  // whole words: one token each
+  r = run("gpt " + out + " 'the cat'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  // A checkpoint remembers its tokenizer: --resume without --tokenizer rebuilds the same word stream.
+  const auto straight = (d.path / "s").string(), resumed = (d.path / "r").string();
+  ASSERT_EQ(run("train gpt " + c + " -o " + straight + kTiny + " --tokenizer words --max-words 20 --steps 30").code, 0);
+  const int code = interrupted_run(
+      {"train", "gpt",         c,    "-o",      resumed, "--layers",           "1", "--d-model", "8", "--heads",
+       "2",     "--context",   "8",  "--batch", "2",     "--eval-batches",     "1", "--threads", "1", "--tokenizer",
+       "words", "--max-words", "20", "--steps", "30",    "--checkpoint-every", "3"},
+      resumed + ".ckpt");
+  if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(code, 130);
+  r = run("train gpt --resume " + resumed + ".ckpt " + c + " -o " + resumed);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(fs::path(resumed) / "model.safetensors"), slurp(fs::path(straight) / "model.safetensors"));
+  EXPECT_EQ(slurp(fs::path(resumed) / "tokenizer.json"), slurp(fs::path(straight) / "tokenizer.json"));
+}
+
 TEST(CliTrainGpt, UsageAndInputErrors) {
   TempDir d;
   write_corpus(d.path / "c.txt", 300);
   const auto c = (d.path / "c.txt").string(), out = (d.path / "m").string();
-  auto r = run("train gpt " + c + " -o " + out + kTiny + " --tokenizer words");
+  auto r = run("train gpt " + c + " -o " + out + kTiny + " --tokenizer bytes");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--tokenizer"), std::string::npos) << r.err;
   r = run("train gpt " + c + " -o " + out + " --d-model 8 --heads 3 --steps 1");

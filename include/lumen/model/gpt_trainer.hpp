@@ -37,6 +37,9 @@ struct GptTrainOptions {
   std::size_t eval_batches = 4;  // B x T held-out windows each
   std::uint64_t seed = 1;
   std::size_t threads = 0;  // 0: lumen::default_threads()
+  // Not used by the trainer (it takes ids): recorded in the checkpoint, so a resume rebuilds the same stream.
+  std::string tokenizer = "gpt2";  // "gpt2" or "words"
+  std::size_t max_words = 8192;    // words: the vocabulary's words beside the 256 bytes
 };
 
 struct GptEval {
@@ -75,9 +78,12 @@ class GptTrainer {
   void save_checkpoint(const std::string& path) const;
   // Throws ParseError for a foreign or damaged file, InputError if `tokens` is not the stream it was trained on.
   static GptTrainer load_checkpoint(const std::string& path, const std::vector<std::int32_t>& tokens);
+  // The options a checkpoint was written with (to rebuild its token stream before load_checkpoint).
+  static GptTrainOptions checkpoint_options(const std::string& path);
 
   // Writes a Hugging Face GPT-2 directory (see hf_export.hpp).
-  void export_hf(const std::string& dir, const std::string& gpt2_tokenizer_dir) const;
+  void export_hf(const std::string& dir, const std::string& gpt2_tokenizer_dir,
+                 const std::string& tokenizer_json = "") const;
 
   const nn::ModelShape& shape() const;
   const Weights& weights() const;

@@ -27,9 +27,10 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
                                 const std::string& encoder_path);
 
 // Writes the directory (created if missing; an existing file of these names is replaced). gpt2_tokenizer_dir: where
-// GPT-2's encoder.json and vocab.bpe are (empty: no tokenizer files). Throws IoError if a file cannot be written,
+// GPT-2's encoder.json and vocab.bpe are (empty: none of GPT-2's files); tokenizer_json: a tokenizer.json's text to
+// write instead (another vocabulary, e.g. word_tokenizer_json). Throws IoError if a file cannot be written,
 // InputError if the shape is not GPT-2's.
 void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, const Weights& w,
-                           const std::string& gpt2_tokenizer_dir);
+                           const std::string& gpt2_tokenizer_dir, const std::string& tokenizer_json = "");
 
 }  // namespace lumen::model
