@@ -9,7 +9,7 @@
 
 namespace lumen::model {
 
-AdamW::AdamW(const AdamWOptions& options, std::vector<std::size_t> sizes, std::vector<bool> decay)
+AdamW::AdamW(const AdamWOptions& options, const std::vector<std::size_t>& sizes, std::vector<bool> decay)
     : o_(options), decay_(std::move(decay)) {
   if (sizes.size() != decay_.size()) throw InputError("AdamW: one decay flag per tensor is needed");
   for (std::size_t n : sizes) {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
@@ -158,6 +159,15 @@ struct GptTrainer::State {
           fmt::format("{} tokens: too few for windows of context {} + 1 in both the training part ({}) "
                       "and the held-out part ({}); use a larger corpus or a smaller context",
                       t.size(), o.context, train_end, t.size() - train_end));
+    // The activations GptBackprop keeps: per layer about 16 (B*T,C) buffers and att (B,NH,T,T), plus the logits.
+    const double B = static_cast<double>(o.batch), T = static_cast<double>(o.context),
+                 C = static_cast<double>(o.d_model);
+    const double floats =
+        B * T * (static_cast<double>(V) + static_cast<double>(o.layers) * (16 * C + static_cast<double>(o.heads) * T));
+    if (floats * 4 > 64.0 * (1ull << 30))
+      throw OptionError("batch", fmt::format("{{option}} {} x context {} would need about {:.0f} GiB of activations; "
+                                             "use a smaller batch or context",
+                                             o.batch, o.context, floats * 4 / (1ull << 30)));
     threads = o.threads == 0 ? default_threads() : o.threads;
     warmup = o.warmup == 0 ? std::max<std::size_t>(1, o.steps / 20) : o.warmup;
     w = gpt2_init(s, o.seed);
@@ -343,6 +353,31 @@ GptTrainer GptTrainer::load_checkpoint(const std::string& path, const std::vecto
         fmt::format("{}: the checkpoint was trained on another token stream ({} tokens; this corpus "
                     "gives {}): resume on the same corpus and tokenizer",
                     path, n, tokens.size()));
+  std::uint64_t step = 0, loss_count = 0;
+  double loss_sum = 0;
+  r.fields(step, loss_count, loss_sum);
+  if (step > o.steps) r.fail("the training position lies past the end of training");
+  const std::uint64_t nh = r.u64();
+  if (nh > o.steps + 1) r.fail("bad evaluation history");
+  std::vector<GptEval> history;
+  for (std::uint64_t i = 0; i < nh; ++i) {
+    GptEval e;
+    eval_fields(e, r);
+    history.push_back(e);
+  }
+  // The rest of the file must be exactly the tensors these options make (weights, then AdamW's two moments):
+  // checked before anything is allocated, so damaged sizes are a ParseError, never a huge allocation.
+  {
+    if (o.d_model == 0 || o.d_model > 16384 || o.layers > 256 || o.context > (1 << 16))
+      r.fail("model options out of range");
+    const std::uint64_t C = o.d_model, L = o.layers;
+    const std::uint64_t P = V * C + o.context * C + L * (12 * C * C + 13 * C) + 2 * C + (o.tie ? 0 : V * C);
+    const std::uint64_t count = 4 + 12 * L + (o.tie ? 0 : 1);
+    const std::uint64_t head = kMagic.size() + 17 * 8 + 8 + o.tokenizer.size() + 8 + 3 * 8 + 3 * 8 + 8 + nh * 5 * 8;
+    std::error_code ec;
+    if (std::filesystem::file_size(path, ec) != head + count * 8 + 4 * P + 8 + 8 * P)
+      r.fail("the file's size does not match the model its options describe (damaged or cut short)");
+  }
   std::unique_ptr<State> sp;
   try {
     sp = std::make_unique<State>(tokens, static_cast<std::size_t>(V), o);
@@ -350,15 +385,10 @@ GptTrainer GptTrainer::load_checkpoint(const std::string& path, const std::vecto
     r.fail(std::string("bad training options: ") + e.what());
   }
   State& s = *sp;
-  r.fields(s.step, s.loss_count, s.loss_sum);
-  if (s.step > o.steps) r.fail("the training position lies past the end of training");
-  const auto nh = r.u64();
-  if (nh > o.steps + 1) r.fail("bad evaluation history");
-  for (std::uint64_t i = 0; i < nh; ++i) {
-    GptEval e;
-    eval_fields(e, r);
-    s.history.push_back(e);
-  }
+  s.step = step;
+  s.loss_count = loss_count;
+  s.loss_sum = loss_sum;
+  s.history = std::move(history);
   for (auto* t : tensors(s.w)) {
     if (r.u64() != t->size()) r.fail("a parameter tensor of the wrong size");
     r.floats(t->data(), t->size());

@@ -16,7 +16,7 @@ struct AdamWOptions {
 class AdamW {
  public:
   // sizes: each tensor's element count; decay: whether that tensor gets weight decay.
-  AdamW(const AdamWOptions& options, std::vector<std::size_t> sizes, std::vector<bool> decay);
+  AdamW(const AdamWOptions& options, const std::vector<std::size_t>& sizes, std::vector<bool> decay);
 
   // One step with learning rate lr: w[k] (sizes[k]) updated from g[k]. Increments steps().
   void step(const std::vector<float*>& w, const std::vector<const float*>& g, float lr);
