@@ -373,7 +373,10 @@ GptTrainer GptTrainer::load_checkpoint(const std::string& path, const std::vecto
     const std::uint64_t C = o.d_model, L = o.layers;
     const std::uint64_t P = V * C + o.context * C + L * (12 * C * C + 13 * C) + 2 * C + (o.tie ? 0 : V * C);
     const std::uint64_t count = 4 + 12 * L + (o.tie ? 0 : 1);
-    const std::uint64_t head = kMagic.size() + 17 * 8 + 8 + o.tokenizer.size() + 8 + 3 * 8 + 3 * 8 + 8 + nh * 5 * 8;
+    // 26 u64 fields before the history (17 options, the tokenizer's length, max_words, V, n, hash, step,
+    // loss_count, loss_sum, the history's count), the tokenizer's bytes, 5 per evaluation.
+    constexpr std::uint64_t kField = 8;
+    const std::uint64_t head = kMagic.size() + 26 * kField + o.tokenizer.size() + nh * 5 * kField;
     std::error_code ec;
     if (std::filesystem::file_size(path, ec) != head + count * 8 + 4 * P + 8 + 8 * P)
       r.fail("the file's size does not match the model its options describe (damaged or cut short)");
