@@ -2,6 +2,8 @@
 // random weights) over 1 x 1024 tokens, logits for every position as a language model's training or scoring pass
 // computes them; the same with the next-token logits only; and this machine's sgemm peak (2048^3, same threads),
 // for GFLOP/s against it. Counters: GFLOP/s of the forward (2 per multiply-add, causal attention counted as half).
+// Training: one step (forward, backward, gradient clipping, AdamW) of the tiny GPT of `lumen train gpt`'s issue
+// (V 50257, d 128, 4 layers, 4 heads, context 128, batch 8), tied and untied.
 // Threads: LUMEN_BENCH_THREADS (default: all cores); OpenBLAS is set to the same count.
 #include <benchmark/benchmark.h>
 #include <cblas.h>
@@ -12,6 +14,9 @@
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/model/adamw.hpp"
+#include "lumen/model/gpt_backprop.hpp"
+#include "lumen/model/gpt_trainer.hpp"
 #include "lumen/model/transformer.hpp"
 
 namespace {
@@ -101,8 +106,53 @@ void BM_SgemmPeak(benchmark::State& state) {
       benchmark::Counter(2.0 * n * n * double(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// One optimizer step of the tiny GPT: what `lumen train gpt` repeats.
+void train_step(benchmark::State& state, bool tied) {
+  lumen::nn::ModelShape s;
+  s.V = 50257;
+  s.d = 128;
+  s.layers = 4;
+  s.heads = 4;
+  s.kv_heads = 4;
+  s.ffn = 512;
+  s.context = 128;
+  s.tied = tied;
+  const std::size_t B = 8, T = 128, n = threads();
+  lumen::model::Weights w = lumen::model::gpt2_init(s, 1);
+  lumen::model::Weights g = lumen::model::zeros_like(w);
+  lumen::model::GptBackprop pass(s, B, T);
+  std::vector<std::size_t> sizes;
+  std::vector<bool> decay;
+  for (const auto* t : lumen::model::tensors(w)) {
+    sizes.push_back(t->size());
+    decay.push_back(false);
+  }
+  lumen::model::AdamW opt({}, sizes, decay);
+  lumen::Rng rng(3);
+  std::vector<std::int32_t> in(B * T), tg(B * T);
+  for (auto& x : in) x = static_cast<std::int32_t>(rng.below(s.V));
+  for (auto& x : tg) x = static_cast<std::int32_t>(rng.below(s.V));
+  std::vector<float*> wp, gp;
+  for (auto* t : lumen::model::tensors(w)) wp.push_back(t->data());
+  for (auto* t : lumen::model::tensors(g)) gp.push_back(t->data());
+  const std::vector<const float*> gc(gp.begin(), gp.end());
+  for (auto _ : state) {
+    lumen::model::set_zero(g);
+    benchmark::DoNotOptimize(pass.forward(w, in.data(), tg.data(), n));
+    pass.backward(w, g, in.data(), tg.data(), n);
+    lumen::model::clip_grad_norm(gp, sizes, 1.0);
+    opt.step(wp, gc, 1e-4f);
+  }
+  state.counters["tok/s"] = benchmark::Counter(double(B * T), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_GptTrainStepTied(benchmark::State& state) { train_step(state, true); }
+void BM_GptTrainStepUntied(benchmark::State& state) { train_step(state, false); }
+
 }  // namespace
 
+BENCHMARK(BM_GptTrainStepTied)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_GptTrainStepUntied)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_SgemmPeak)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Gpt2SmallHead)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Gpt2SmallForward)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "cmd_train_gpt.hpp"
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
@@ -250,10 +251,13 @@ Action setup(CLI::App& cmd) {
   auto l = std::make_shared<LmArgs>();
   auto* lm = cmd.add_subcommand("lm", "A next-token model (Bengio et al. 2003) with a tied or untied output head");
   setup_lm(*lm, *l);
+  auto* gpt = cmd.add_subcommand("gpt", "A small GPT-2 from scratch, written as a Hugging Face GPT-2 directory");
+  const Action run_gpt = setup_train_gpt(*gpt);
   set_example(cmd, {"lumen train word2vec corpus.txt -o vectors.vec", "lumen train lm corpus.txt -o lm.vec --tie"});
-  return [w, w2v, l, lm]() -> int {
+  return [w, w2v, l, lm, gpt, run_gpt]() -> int {
     if (w2v->parsed()) return run_word2vec(*w);
     if (lm->parsed()) return run_lm(*l);
+    if (gpt->parsed()) return run_gpt();
     throw UsageError("train: give a trainer (word2vec or lm)");
   };
 }

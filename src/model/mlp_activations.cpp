@@ -24,3 +24,19 @@ void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F)
 }
 
 }  // namespace lumen::model
+
+namespace lumen::model {
+
+// d/dx of 0.5 x (1 + tanh(u)), u = k (x + 0.044715 x^3): 0.5 (1 + tanh u) + 0.5 x sech^2(u) k (1 + 3 0.044715 x^2).
+void gelu_backward(float* dinp, const float* inp, const float* dout, std::size_t N) {
+  const auto k = static_cast<float>(std::sqrt(2.0 / std::numbers::pi));
+  for (std::size_t i = 0; i < N; ++i) {
+    const float x = inp[i];
+    const float th = std::tanh(k * (x + 0.044715f * x * x * x));
+    const float sech2 = 1.0f - th * th;
+    const float grad = 0.5f * (1.0f + th) + 0.5f * x * sech2 * k * (1.0f + 3.0f * 0.044715f * x * x);
+    dinp[i] += grad * dout[i];
+  }
+}
+
+}  // namespace lumen::model

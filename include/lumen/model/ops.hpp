@@ -5,7 +5,9 @@
 // F the MLP's hidden width, V the vocabulary.
 //
 // Each operation writes what its backward pass will need beside its output (a norm's mean and rstd, the
-// attention probabilities when asked), so a training step can be added without changing the forward.
+// attention probabilities when asked). The backward passes (GPT-2's shape: LayerNorm, learned positions, GELU,
+// attention with grouped-query heads) sit beside their forwards; each ACCUMULATES (+=) into the gradients it is
+// given, as llm.c's do, so the caller zeroes them once per step. d<name> is the gradient of the loss w.r.t. <name>.
 // The GEMMs go through OpenBLAS (cblas_sgemm) inside a ScopedBlasThreads; `threads` = 0 is the default count.
 #include <cstddef>
 #include <cstdint>
@@ -16,11 +18,17 @@ namespace lumen::model {
 // inp (B,T) ids, each in [0, V) (the caller checks), wte (V,C), wpe (maxT,C) with T <= maxT.
 void encoder_forward(float* out, const std::int32_t* inp, const float* wte, const float* wpe, std::size_t B,
                      std::size_t T, std::size_t C);
+// dwte (V,C) += scatter-add of dout (B,T,C) by id; dwpe (maxT,C) rows [0,T) += dout summed over B (nullptr: none).
+void encoder_backward(float* dwte, float* dwpe, const float* dout, const std::int32_t* inp, std::size_t B,
+                      std::size_t T, std::size_t C);
 
 // LayerNorm over C: out (B*T,C) = (inp - mean) * rstd * weight + bias; mean, rstd (B*T) kept for backward
 // (nullptr: not kept). bias == nullptr: none.
 void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* weight, const float* bias,
                        std::size_t BT, std::size_t C, float eps);
+// dinp (B*T,C), dweight (C), dbias (C) += from dout (B*T,C), the forward's inp and its kept mean, rstd (B*T).
+void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                        const float* weight, const float* mean, const float* rstd, std::size_t BT, std::size_t C);
 
 // RMSNorm over C (Llama): out (B*T,C) = inp * rstd * weight, rstd = 1 / sqrt(mean(inp^2) + eps), kept (or nullptr).
 void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* weight, std::size_t BT, std::size_t C,
@@ -29,6 +37,10 @@ void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* wei
 // A linear layer: out (B*T,OC) = inp (B*T,C) . weight(OC,C)^T + bias (OC); bias == nullptr: none.
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads = 0);
+// dinp (B*T,C) += dout (B*T,OC) . weight (OC,C); dweight (OC,C) += dout^T . inp; dbias (OC) += dout summed over
+// rows (nullptr: none). Two sgemms.
+void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                     const float* weight, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads = 0);
 
 // RoPE's frequencies: inv_freq (hs/2) = theta^(-2i/hs), in f32 as transformers computes them.
 void rope_inv_freq(float* inv_freq, std::size_t hs, double theta);
@@ -47,14 +59,35 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
 // The same by plain loops (no BLAS, one thread): the reference the tests compare attention_forward against.
 void attention_forward_reference(float* out, const float* qkv, std::size_t B, std::size_t T, std::size_t NH,
                                  std::size_t NKV, std::size_t hs);
+// dqkv (B,T,(NH+2*NKV)*hs) += from dout (B,T,NH*hs), the forward's qkv and its kept att (B,NH,T,T). A key/value
+// head's gradient is the sum over the NH/NKV query heads that read it. By sgemm per (b, kv head) on threads.
+void attention_backward(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
+                        std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs, std::size_t threads = 0);
+// The same by plain loops in double (one thread): the reference attention_backward is tested against.
+void attention_backward_reference(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
+                                  std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs);
 
 // GELU, GPT-2's tanh form: out (N) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 void gelu_forward(float* out, const float* inp, std::size_t N);
+// dinp (N) += gelu'(inp) * dout.
+void gelu_backward(float* dinp, const float* inp, const float* dout, std::size_t N);
 
 // SwiGLU (Llama): inp (B*T, 2F) holds gate then up; out (B*T,F) = silu(gate) * up, silu(x) = x / (1 + e^-x).
 void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F);
 
 // out (N) = a + b (the residual stream).
 void residual_forward(float* out, const float* a, const float* b, std::size_t N);
+// da (N) += dout; db (N) += dout (the sum passes its gradient to both branches).
+void residual_backward(float* da, float* db, const float* dout, std::size_t N);
+
+// Softmax cross-entropy over the head's logits (B*T,V) with targets (B*T) in [0, V): losses (B*T) = -log p[target]
+// (exp in f32, the sum in double); returns their mean.
+double crossentropy_forward(float* losses, const float* logits, const std::int32_t* targets, std::size_t BT,
+                            std::size_t V);
+// The fused backward of softmax + cross-entropy: dlogits (B*T,V) = (softmax(logits) - onehot(target)) * dloss, where
+// dloss is the gradient of the loss w.r.t. each position's loss (1/(B*T) for the mean). dlogits may be logits (in
+// place: the (B*T,V) buffer is reused). Overwrites, not accumulates.
+void crossentropy_softmax_backward(float* dlogits, const float* logits, const std::int32_t* targets, std::size_t BT,
+                                   std::size_t V, float dloss);
 
 }  // namespace lumen::model

@@ -1,0 +1,47 @@
+// Encoding a corpus for GPT training: file by file, in chunks of about 1 MiB cut just after a newline that is
+// followed by a non-space (where GPT-2's pre-tokenizer splits anyway, so chunking changes no token).
+#include "lumen/model/token_stream.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "lumen/core/error.hpp"
+
+namespace lumen::model {
+
+namespace {
+constexpr std::size_t kChunk = 1 << 20;
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+}  // namespace
+
+std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text::Tokenizer& tokenizer,
+                                        const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  std::vector<std::int32_t> out;
+  const auto eot = tokenizer.find("<|endoftext|>");
+  std::vector<Id> ids;
+  for (const train::CorpusFile& f : corpus.files()) {
+    std::ifstream in(f.path, std::ios::binary);
+    if (!in) throw IoError(fmt::format("cannot open {}", f.path));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    if (!out.empty() && eot) out.push_back(static_cast<std::int32_t>(*eot));
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      std::size_t end = std::min(text.size(), pos + kChunk);
+      while (end < text.size() && !(text[end - 1] == '\n' && !is_space(text[end]))) ++end;
+      ids.clear();
+      tokenizer.encode(std::string_view(text).substr(pos, end - pos), ids, false);
+      for (const Id id : ids) out.push_back(static_cast<std::int32_t>(id));
+      pos = end;
+      if (progress) progress(f.offset + pos, corpus.bytes());
+    }
+  }
+  return out;
+}
+
+}  // namespace lumen::model

@@ -1,0 +1,199 @@
+// lumen train gpt run as a user would: a tiny GPT-2 written as a Hugging Face directory that `lumen gpt` and the
+// table commands open, --json, Ctrl-C + --resume equal to a straight run byte for byte, and usage errors.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli_run.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
+using Run = lumen_cli::CliRun;
+Run run(const std::string& args) { return lumen_cli::run_cli(args); }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_corpus(const fs::path& p, int sentences) {
+  const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "home"};
+  std::ofstream out(p);
+  unsigned x = 12345;
+  for (int s = 0; s < sentences; ++s) {
+    for (int i = 0; i < 8; ++i) {
+      x = x * 1103515245u + 12345u;
+      out << (i ? " " : "") << words[(x >> 16) % 10];
+    }
+    out << ".\n";
+  }
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() : path(fs::temp_directory_path() / ("lumen-cli-train-gpt-" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// Runs lumen with args, sends SIGINT once `ckpt` exists (its first periodic checkpoint: training runs), and returns
+// the exit status.
+int interrupted_run(const std::vector<std::string>& args, const std::string& ckpt) {
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
+    std::vector<char*> argv{const_cast<char*>("lumen"), const_cast<char*>("-q")};  // NOLINT
+    for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));       // NOLINT
+    argv.push_back(nullptr);
+    execv(kLumen.c_str(), argv.data());
+    _exit(127);
+  }
+  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const std::string kTiny = " --layers 1 --d-model 8 --heads 2 --context 8 --batch 2 --eval-batches 1 --threads 1";
+
+}  // namespace
+
+TEST(CliTrainGpt, WritesAHuggingFaceDirectoryThatLumenOpens) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 300);
+  const auto out = (d.path / "m").string();
+  auto r = run("train gpt " + (d.path / "c.txt").string() + " -o " + out + kTiny + " --steps 6 --eval-every 3 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["V"], 50257);
+  EXPECT_EQ(j["tied"], true);
+  ASSERT_EQ(j["evals"].size(), 2u);
+  EXPECT_GT(j["heldout_perplexity"].get<double>(), 1.0);
+  for (const char* f : {"config.json", "model.safetensors", "tokenizer.json", "vocab.json", "merges.txt"})
+    EXPECT_TRUE(fs::exists(fs::path(out) / f)) << f;
+  EXPECT_FALSE(fs::exists(out + ".ckpt"));
+  const auto cfg = nlohmann::json::parse(slurp(fs::path(out) / "config.json"));
+  EXPECT_EQ(cfg["model_type"], "gpt2");
+  EXPECT_EQ(cfg["tie_word_embeddings"], true);
+  r = run("gpt " + out + " 'the cat' --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The table commands read its wte, each row labelled by its token.
+  r = run("neighbours " + out + "/model.safetensors ' cat' --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // Untied: lm_head.weight beside wte.
+  const auto out2 = (d.path / "m2").string();
+  r = run("train gpt " + (d.path / "c.txt").string() + " -o " + out2 + kTiny + " --steps 2 --untie");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("untied"), std::string::npos);
+  EXPECT_NE(slurp(fs::path(out2) / "model.safetensors").find("lm_head.weight"), std::string::npos);
+  r = run("gpt " + out2 + " 'the cat'");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(CliTrainGpt, CtrlCWritesCheckpointAndResumeMatchesStraightRun) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 300);
+  const auto c = (d.path / "c.txt").string();
+  const auto straight = (d.path / "straight").string(), resumed = (d.path / "resumed").string();
+  ASSERT_EQ(run("train gpt " + c + " -o " + straight + kTiny + " --steps 30 --eval-every 10").code, 0);
+  const auto ckpt = resumed + ".ckpt";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
+    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
+    execl(kLumen.c_str(), "lumen", "-q", "train", "gpt", c.c_str(), "-o", resumed.c_str(), "--layers", "1", "--d-model",
+          "8", "--heads", "2", "--context", "8", "--batch", "2", "--eval-batches", "1", "--threads", "1", "--steps",
+          "30", "--eval-every", "10", "--checkpoint-every", "3", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(WEXITSTATUS(status), 130);
+  ASSERT_TRUE(fs::exists(ckpt));
+  EXPECT_FALSE(fs::exists(fs::path(resumed) / "model.safetensors"));
+  const auto r = run("train gpt --resume " + ckpt + " " + c + " -o " + resumed);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(fs::path(resumed) / "model.safetensors"), slurp(fs::path(straight) / "model.safetensors"));
+  EXPECT_FALSE(fs::exists(ckpt));
+}
+
+TEST(CliTrainGpt, WordsTokenizerAndItsResume) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 300);
+  const auto c = (d.path / "c.txt").string(), out = (d.path / "w").string();
+  auto r = run("train gpt " + c + " -o " + out + kTiny + " --tokenizer words --max-words 20 --steps 4 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["tokenizer"], "words");
+  EXPECT_LT(j["V"].get<int>(), 300);
+  EXPECT_GT(j["V"].get<int>(), 256);
+  EXPECT_TRUE(fs::exists(fs::path(out) / "tokenizer.json"));
+  EXPECT_FALSE(fs::exists(fs::path(out) / "encoder.json"));
+  r = run("tokenize --tokenizer " + out + "/tokenizer.json 'the cat sat' --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["texts"][0]["ids"].size(), 3u);  // whole words: one token each
+  r = run("gpt " + out + " 'the cat'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  // A checkpoint remembers its tokenizer: --resume without --tokenizer rebuilds the same word stream.
+  const auto straight = (d.path / "s").string(), resumed = (d.path / "r").string();
+  ASSERT_EQ(run("train gpt " + c + " -o " + straight + kTiny + " --tokenizer words --max-words 20 --steps 30").code, 0);
+  const int code = interrupted_run(
+      {"train", "gpt",         c,    "-o",      resumed, "--layers",           "1", "--d-model", "8", "--heads",
+       "2",     "--context",   "8",  "--batch", "2",     "--eval-batches",     "1", "--threads", "1", "--tokenizer",
+       "words", "--max-words", "20", "--steps", "30",    "--checkpoint-every", "3"},
+      resumed + ".ckpt");
+  if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(code, 130);
+  r = run("train gpt --resume " + resumed + ".ckpt " + c + " -o " + resumed);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(slurp(fs::path(resumed) / "model.safetensors"), slurp(fs::path(straight) / "model.safetensors"));
+  EXPECT_EQ(slurp(fs::path(resumed) / "tokenizer.json"), slurp(fs::path(straight) / "tokenizer.json"));
+}
+
+TEST(CliTrainGpt, UsageAndInputErrors) {
+  TempDir d;
+  write_corpus(d.path / "c.txt", 300);
+  const auto c = (d.path / "c.txt").string(), out = (d.path / "m").string();
+  auto r = run("train gpt " + c + " -o " + out + kTiny + " --tokenizer bytes");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--tokenizer"), std::string::npos) << r.err;
+  r = run("train gpt " + c + " -o " + out + " --d-model 8 --heads 3 --steps 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--heads"), std::string::npos) << r.err;
+  r = run("train gpt " + c + " -o " + c + kTiny);  // the corpus file itself: refused, untouched
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(slurp(c).size() > 0, true);
+  write_corpus(d.path / "short.txt", 1);
+  r = run("train gpt " + (d.path / "short.txt").string() + " -o " + out + kTiny);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("too few"), std::string::npos) << r.err;
+  r = run("train gpt --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("lumen train gpt corpus.txt -o"), std::string::npos);
+}
