@@ -65,7 +65,7 @@ Corpus open_corpus(const SessionCorpus& c, const SessionControl& control) {
 }
 
 // Counts the vocabulary over [0, end_byte) (0: the whole corpus), reporting the bytes read.
-Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const TokenizerOptions& tokenizer,
+Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const text::WordSplitOptions& tokenizer,
                   std::uint64_t end_byte, VocabStats* stats, const SessionControl& control) {
   const std::uint64_t total = end_byte > 0 ? end_byte : corpus.bytes();
   auto report = [&](std::uint64_t bytes) {
