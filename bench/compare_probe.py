@@ -21,6 +21,8 @@ import warnings
 
 import numpy as np
 
+import machine  # bench/machine.py
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -30,6 +32,7 @@ def main():
     ap.add_argument("--dim", type=int, default=300)
     ap.add_argument("--classes", type=int, default=4)
     a = ap.parse_args()
+    print(machine.describe())  # every figure names the CPU that produced it
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(a.threads)
     import sklearn

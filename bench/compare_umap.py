@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+import machine  # bench/machine.py
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -37,6 +39,7 @@ def main():
     ap.add_argument("--knn", default="auto", help="lumen's kNN graph: auto, exact or hnsw")
     ap.add_argument("--knn-both", action="store_true", help="lumen alone, exact kNN graph against HNSW's")
     a = ap.parse_args()
+    print(machine.describe())  # every figure names the CPU that produced it
     if a.synthetic:
         return synthetic(a)
     if a.knn_both:

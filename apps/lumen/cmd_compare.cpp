@@ -33,9 +33,14 @@ std::string words(const std::vector<eval::NamedNeighbour>& nb) {
 void print_text(const eval::Comparison& c, const Table& a, const Table& b) {
   fmt::print("A: {} ({} x {})\nB: {} ({} x {})\n", a.source, c.V_a, c.d_a, b.source, c.V_b, c.d_b);
   fmt::print("shared words: {}{}\n", c.shared, c.n < c.shared ? fmt::format(" (compared: the first {})", c.n) : "");
-  fmt::print("neighbour overlap@{}: mean {:.4f}, median {:.4f}\n", c.k, c.mean_overlap, c.median_overlap);
+  if (c.sampled)
+    fmt::print(
+        "neighbour overlap@{} over a random {} of the {} words (seed {}; --sample 0 for every word): "
+        "mean {:.4f} ± {:.4f} (standard error), median {:.4f}\n",
+        c.k, c.queries, c.n, c.seed, c.mean_overlap, c.overlap_stderr, c.median_overlap);
+  else fmt::print("neighbour overlap@{}: mean {:.4f}, median {:.4f}\n", c.k, c.mean_overlap, c.median_overlap);
   for (std::size_t j = 0; j < c.histogram.size(); ++j) {
-    const double share = static_cast<double>(c.histogram[j]) / static_cast<double>(c.n);
+    const double share = static_cast<double>(c.histogram[j]) / static_cast<double>(c.queries);
     fmt::print("  {:>3}/{}: {:5.1f}% {}\n", j, c.k, 100 * share,
                std::string(static_cast<std::size_t>(std::lround(share * 40)), '#'));
   }
@@ -64,11 +69,20 @@ Action setup(CLI::App& cmd) {
       ->check(CLI::PositiveNumber);
   cmd.add_option("--top", a->o.top, "Compare only the first N shared words (in TABLE's order; 0: all)")
       ->capture_default_str();
-  cmd.add_option("--moved", a->o.moved, "How many of the most changed words to list")->capture_default_str();
+  cmd.add_option(
+      "--sample", a->o.sample,
+      fmt::format("Compare the neighbour lists of a random N of the words (0: every word; default: every "
+                  "word up to {}, else {} of them, which estimates the mean overlap with a standard "
+                  "error). Neighbours are still searched among every word; Procrustes and CKA use every word",
+                  eval::kAutoSampleAbove, eval::kAutoSample));
+  cmd.add_option("--seed", a->o.seed, "The sample's seed")->capture_default_str();
+  cmd.add_option("--moved", a->o.moved, "How many of the most changed words to list (from the compared words)")
+      ->capture_default_str();
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen compare seed1.vec seed2.vec -k 10", "lumen compare lm.vec --heads --json",
                     "lumen compare model.safetensors --heads   # embed_tokens against lm_head",
-                    "lumen compare glove.100d.txt glove.300d.txt --top 20000"});
+                    "lumen compare glove.100d.txt glove.300d.txt --top 20000",
+                    "lumen compare glove.6B.300d.txt w2v.vec --sample 0   # every word's lists, exact (slow)"});
   return [a]() {
     if (a->table.path.empty()) throw UsageError("compare needs two tables (or one and --heads)");
     if (a->heads && !a->other.empty()) throw UsageError("--heads compares one model's two tables: give one TABLE");

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/rng.hpp"
 #include "lumen/eval/cka.hpp"
 #include "lumen/eval/cross_gram.hpp"
 #include "lumen/eval/neighbour_overlap.hpp"
@@ -26,9 +27,13 @@ SharedVocab shared_vocab(const Vocab& a, const Vocab& b) {
 
 namespace {
 
-// The rows `rows` of E, as an owned f32 matrix (n, d).
+// The rows `rows` of E as an f32 matrix (n, d): a view of E itself when they are its first n rows in order (two
+// tables over one vocabulary), else a copy.
 Matrix gather(const Matrix& E, const std::vector<Id>& rows) {
-  Matrix X(rows.size(), E.cols());
+  bool prefix = E.dtype() == DType::f32;
+  for (std::size_t r = 0; prefix && r < rows.size(); ++r) prefix = rows[r] == static_cast<Id>(r);
+  if (prefix) return E.head(rows.size());
+  Matrix X = Matrix::uninitialized(rows.size(), E.cols());
   for (std::size_t r = 0; r < rows.size(); ++r) E.row_f32(static_cast<std::size_t>(rows[r]), X.row_mut(r).data());
   return X;
 }
@@ -40,6 +45,28 @@ double median(std::vector<double> v) {
   const double hi = v[mid];
   if (v.size() % 2 == 1) return hi;
   return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + hi) / 2.0;
+}
+
+// The rows whose neighbour lists are compared: all n, or m of them drawn with the seed, ascending.
+std::vector<std::int32_t> query_rows(std::size_t n, std::size_t m, std::uint64_t seed) {
+  std::vector<std::int32_t> rows(n);
+  std::iota(rows.begin(), rows.end(), 0);
+  if (m >= n) return rows;
+  Rng rng(seed);
+  for (std::size_t i = 0; i < m; ++i) std::swap(rows[i], rows[i + rng.below(n - i)]);  // partial Fisher-Yates
+  rows.resize(m);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// The standard error of a sample's mean of m values out of a population of n (without replacement).
+double mean_stderr(const std::vector<double>& v, double mean, std::size_t n) {
+  const std::size_t m = v.size();
+  if (m < 2 || m >= n) return 0.0;
+  double ss = 0;
+  for (const double x : v) ss += (x - mean) * (x - mean);
+  const double var = ss / static_cast<double>(m - 1);
+  return std::sqrt(var / static_cast<double>(m) * static_cast<double>(n - m) / static_cast<double>(n - 1));
 }
 
 std::vector<NamedNeighbour> named(const NeighbourLists& nb, std::size_t i, const Vocab& vocab,
@@ -75,17 +102,27 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
     throw InputError(fmt::format("compare: {} shared words, but k = {} neighbours per word needs at least {}", c.n,
                                  options.k, options.k + 1));
 
+  const std::size_t m = options.sample ? (*options.sample == 0 ? c.n : std::min(*options.sample, c.n))
+                                       : (c.n > kAutoSampleAbove ? kAutoSample : c.n);
+  if (m < 2) throw UsageError("compare: a sample needs at least 2 words");
+  const std::vector<std::int32_t> queries = query_rows(c.n, m, options.seed);
+  c.queries = m;
+  c.sampled = m < c.n;
+  c.seed = options.seed;
+
   const Matrix A = gather(a.E, s.a_rows), B = gather(b.E, s.b_rows);
   auto stage = [&](const char* name) {
     return [&options, name](std::size_t done, std::size_t total) {
       if (options.progress) options.progress(name, done, total);
     };
   };
-  const NeighbourLists na = cosine_neighbours(A, options.k, options.threads, stage("neighbours A"));
-  const NeighbourLists nb = cosine_neighbours(B, options.k, options.threads, stage("neighbours B"));
+  const std::vector<std::int32_t>* which = c.sampled ? &queries : nullptr;
+  const NeighbourLists na = cosine_neighbours(A, options.k, options.threads, stage("neighbours A"), which);
+  const NeighbourLists nb = cosine_neighbours(B, options.k, options.threads, stage("neighbours B"), which);
   c.overlap = neighbour_overlap(na, nb);
-  c.mean_overlap = std::accumulate(c.overlap.begin(), c.overlap.end(), 0.0) / static_cast<double>(c.n);
+  c.mean_overlap = std::accumulate(c.overlap.begin(), c.overlap.end(), 0.0) / static_cast<double>(m);
   c.median_overlap = median(c.overlap);
+  c.overlap_stderr = mean_stderr(c.overlap, c.mean_overlap, c.n);
   c.histogram.assign(c.k + 1, 0);
   for (const double o : c.overlap) ++c.histogram[static_cast<std::size_t>(std::lround(o * static_cast<double>(c.k)))];
 
@@ -98,16 +135,16 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
   if (options.progress) options.progress("products", 1, 1);
 
   // The most changed: lowest overlap, then the more frequent (lower row in A) first.
-  std::vector<std::size_t> order(c.n);
+  std::vector<std::size_t> order(m);
   std::iota(order.begin(), order.end(), 0);
-  const std::size_t moved = std::min(options.moved, c.n);
+  const std::size_t moved = std::min(options.moved, m);
   std::partial_sort(
       order.begin(), order.begin() + static_cast<std::ptrdiff_t>(moved), order.end(),
       [&](std::size_t x, std::size_t y) { return c.overlap[x] != c.overlap[y] ? c.overlap[x] < c.overlap[y] : x < y; });
-  for (std::size_t m = 0; m < moved; ++m) {
-    const std::size_t i = order[m];
-    c.moved.push_back({a.vocab.token(s.a_rows[i]), s.a_rows[i], s.b_rows[i], c.overlap[i],
-                       named(na, i, a.vocab, s.a_rows), named(nb, i, a.vocab, s.a_rows)});
+  for (std::size_t j = 0; j < moved; ++j) {
+    const std::size_t q = order[j], i = static_cast<std::size_t>(queries[q]);
+    c.moved.push_back({a.vocab.token(s.a_rows[i]), s.a_rows[i], s.b_rows[i], c.overlap[q],
+                       named(na, q, a.vocab, s.a_rows), named(nb, q, a.vocab, s.a_rows)});
   }
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return c;

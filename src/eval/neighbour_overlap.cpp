@@ -10,26 +10,28 @@
 namespace lumen::eval {
 
 NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
-                                 const std::function<void(std::size_t, std::size_t)>& progress) {
+                                 const std::function<void(std::size_t, std::size_t)>& progress,
+                                 const std::vector<std::int32_t>* queries) {
   // The pruned path pays only when the bound prunes: it gives up after its first block of queries when they
   // rescore more than 2% of the rows (a flat spectrum), and the scan runs instead.
   if (X.rows() >= 4096 && X.cols() >= 64 && k < X.rows() && k > 0 && prunable(X)) {
     PruneStats stats;
-    NeighbourLists nb = pruned_cosine_neighbours(X, k, threads, progress, &stats, 0.02);
+    NeighbourLists nb = pruned_cosine_neighbours(X, k, threads, progress, &stats, 0.02, queries);
     if (!stats.gave_up) return nb;
   }
-  return cosine_neighbours_scan(X, k, threads, progress);
+  return cosine_neighbours_scan(X, k, threads, progress, queries);
 }
 
 NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads,
-                                      const std::function<void(std::size_t, std::size_t)>& progress) {
+                                      const std::function<void(std::size_t, std::size_t)>& progress,
+                                      const std::vector<std::int32_t>* queries) {
   NeighbourLists nb;
-  nb.n = X.rows();
+  nb.n = queries ? queries->size() : X.rows();
   nb.k = k;
-  nb.ids.resize(X.rows() * k);
-  nb.cosine.resize(X.rows() * k);
+  nb.ids.resize(nb.n * k);
+  nb.cosine.resize(nb.n * k);
   search::nearest_others(
-      X, nullptr, k, search::Metric::cosine, threads,
+      X, queries, k, search::Metric::cosine, threads,
       [&](std::size_t i, std::size_t j, const search::Neighbour& f) {
         nb.ids[i * k + j] = static_cast<std::int32_t>(f.id);
         nb.cosine[i * k + j] = f.score;

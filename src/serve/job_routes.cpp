@@ -109,7 +109,10 @@ nlohmann::json compare(Api::State& s, const nlohmann::json& p) {
   const auto most = static_cast<std::int64_t>(s.limits.max_compare_words);
   o.top = static_cast<std::size_t>(get_int_or(p, "top", std::min<std::int64_t>(10000, most), 2, most));
   o.moved = static_cast<std::size_t>(get_int_or(p, "moved", 10, 0, static_cast<std::int64_t>(s.limits.max_moved)));
-  const std::string key = fmt::format("compare/{}/{}/{}/{}/{}", a.name, b.name, o.k, o.top, o.moved);
+  if (has(p, "sample")) o.sample = static_cast<std::size_t>(get_int(p, "sample", 0, most));
+  o.seed = static_cast<std::uint64_t>(get_int_or(p, "seed", 1, 0, std::numeric_limits<std::int32_t>::max()));
+  const std::string key = fmt::format("compare/{}/{}/{}/{}/{}/{}/{}", a.name, b.name, o.k, o.top, o.moved,
+                                      o.sample ? static_cast<std::int64_t>(*o.sample) : -1, o.seed);
   return s.jobs.start(key, [&a, &b, o](std::atomic<double>& progress) mutable {
     // Three stages, one bar: A's neighbours, B's neighbours, the products.
     o.progress = [&progress](const std::string& stage, std::size_t done, std::size_t total) {

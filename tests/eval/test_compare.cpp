@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "lumen/core/error.hpp"
 #include "lumen/eval/cka.hpp"
@@ -161,4 +163,49 @@ TEST(EvalCompare, CkaIsNaNForAConstantTable) {
   const auto flat = make_table(10, 3, "w", [](std::size_t, std::size_t j) { return static_cast<float>(j + 1); });
   const auto g = lumen::eval::cross_gram(a.E, flat.E);
   EXPECT_TRUE(std::isnan(lumen::eval::linear_cka(g)));
+}
+
+// A sample compares the lists of a seeded random subset of the words: each sampled word's overlap is its overlap
+// in the full comparison, the mean comes with a standard error, and Procrustes and CKA still use every word.
+TEST(EvalCompare, ASampleEstimatesTheOverlapFromSomeWordsListsSearchedAmongAll) {
+  const auto a = make_table(300, 6, "w", wave);
+  const auto b = make_table(300, 6, "w", [](std::size_t i, std::size_t j) {
+    return std::sin(0.7f * static_cast<float>(i + 1) * static_cast<float>(j + 1)) + 0.3f * std::cos(1.3f * i * j);
+  });
+  auto o = options(5);
+  o.moved = 300;
+  const auto full = lumen::eval::compare_tables(a, b, o);
+  EXPECT_FALSE(full.sampled);  // unset: every word, below kAutoSampleAbove
+  EXPECT_EQ(full.queries, 300u);
+  o.sample = 40;
+  o.seed = 9;
+  const auto part = lumen::eval::compare_tables(a, b, o);
+  EXPECT_TRUE(part.sampled);
+  EXPECT_EQ(part.queries, 40u);
+  EXPECT_EQ(part.n, 300u);
+  ASSERT_EQ(part.overlap.size(), 40u);
+  EXPECT_GT(part.overlap_stderr, 0.0);
+  EXPECT_DOUBLE_EQ(part.cka, full.cka);
+  EXPECT_DOUBLE_EQ(part.procrustes->residual, full.procrustes->residual);
+  std::map<std::string, double> by_word;
+  for (const auto& m : full.moved) by_word[m.word] = m.overlap;
+  ASSERT_EQ(part.moved.size(), 40u);
+  for (const auto& m : part.moved) {
+    ASSERT_TRUE(by_word.count(m.word)) << m.word;
+    EXPECT_DOUBLE_EQ(m.overlap, by_word[m.word]) << m.word;
+  }
+  // The same seed draws the same words; another seed others.
+  EXPECT_EQ(lumen::eval::compare_tables(a, b, o).overlap, part.overlap);
+  auto words = [](const lumen::eval::Comparison& c) {
+    std::set<std::string> w;
+    for (const auto& m : c.moved) w.insert(m.word);
+    return w;
+  };
+  o.seed = 10;
+  EXPECT_NE(words(lumen::eval::compare_tables(a, b, o)), words(part));
+  // 0: every word; a sample of one word is refused.
+  o.sample = 0;
+  EXPECT_EQ(lumen::eval::compare_tables(a, b, o).overlap, full.overlap);
+  o.sample = 1;
+  EXPECT_THROW(lumen::eval::compare_tables(a, b, o), lumen::UsageError);
 }

@@ -3,6 +3,7 @@
 // untied model's input table E and output head W): neighbour overlap@k, orthogonal Procrustes, linear CKA, and
 // the words whose neighbourhoods changed most.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,9 +21,19 @@ struct SharedVocab {
 };
 SharedVocab shared_vocab(const Vocab& a, const Vocab& b);
 
+// Above this many compared words, an unset CompareOptions::sample estimates the overlap from kAutoSample of them:
+// exact lists for every word of two 50,000-word tables are ~3 TFLOP, minutes on a laptop.
+inline constexpr std::size_t kAutoSampleAbove = 10000;
+inline constexpr std::size_t kAutoSample = 2000;
+
 struct CompareOptions {
-  std::size_t k = 10;       // neighbours per word
-  std::size_t top = 0;      // compare only the first `top` shared words (in A's order; 0: all)
+  std::size_t k = 10;   // neighbours per word
+  std::size_t top = 0;  // compare only the first `top` shared words (in A's order; 0: all)
+  // Whose neighbour lists are compared: 0 every compared word; N a random N of them (drawn with `seed`), so the
+  // mean overlap is an estimate with a standard error. Unset: every word up to kAutoSampleAbove, else kAutoSample.
+  // The neighbours are always searched among every compared word, and Procrustes and CKA use every one.
+  std::optional<std::size_t> sample;
+  std::uint64_t seed = 1;
   std::size_t moved = 10;   // how many of the most changed words to list
   std::size_t threads = 0;  // 0: the default
   // (stage, done, total): stage "neighbours A", "neighbours B" or "products".
@@ -46,9 +57,13 @@ struct Comparison {
   std::size_t shared = 0;  // words in both vocabularies
   std::size_t n = 0;       // words compared (shared, or the first `top` of them)
   std::size_t k = 0;
-  std::vector<double> overlap;  // (n) per word, in A's order
+  std::size_t queries = 0;      // words whose neighbour lists were compared: n, or a sample of n
+  bool sampled = false;         // queries < n: the overlap figures are estimates
+  std::uint64_t seed = 0;       // the sample's seed
+  std::vector<double> overlap;  // (queries) per compared word, in A's order
   double mean_overlap = 0, median_overlap = 0;
-  std::vector<std::size_t> histogram;    // (k+1): words whose overlap is j/k
+  double overlap_stderr = 0;             // of mean_overlap, when sampled (finite-population corrected); 0 otherwise
+  std::vector<std::size_t> histogram;    // (k+1): compared words whose overlap is j/k
   std::optional<Procrustes> procrustes;  // absent when d differs
   std::string procrustes_skipped;        // why it is absent
   double cka = 0;
@@ -56,7 +71,8 @@ struct Comparison {
   double seconds = 0;
 };
 
-// A and B any dtype. InputError when they share no words or fewer than k + 1; UsageError for k = 0.
+// A and B any dtype. InputError when they share no words or fewer than k + 1; UsageError for k = 0 or a sample
+// of 1 word.
 Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& options);
 
 }  // namespace lumen::eval
