@@ -35,6 +35,15 @@ struct Ranked {
 };
 bool before(const Ranked& a, const Ranked& b) { return search::ranks_before(a.key, a.id, b.key, b.id); }
 
+// Row i of X scaled to unit length (the norm in double) into out (d).
+void unit_row(const Matrix& X, std::size_t i, float* out) {
+  const auto row = X.row(i);
+  double s = 0;
+  for (const float v : row) s += static_cast<double>(v) * v;
+  const double inv = 1.0 / std::sqrt(s);
+  for (std::size_t j = 0; j < row.size(); ++j) out[j] = static_cast<float>(row[j] * inv);
+}
+
 // G = UᵀU (d, d) of unit rows U (rows, d), in double, and its eigenvalues w ascending (G's columns become the
 // eigenvectors when `vectors`).
 void unit_gram_eigen(const float* U, std::size_t rows, std::size_t d, bool vectors, std::vector<double>& G,
@@ -95,13 +104,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
   if (max_share < 1.0 && n > 2 * kSpectrumRows) {
     const std::size_t step = n / kSpectrumRows;
     std::vector<float> sample(kSpectrumRows * d);
-    for (std::size_t s = 0; s < kSpectrumRows; ++s) {
-      const auto row = X.row(s * step);
-      double norm2 = 0;
-      for (const float v : row) norm2 += static_cast<double>(v) * v;
-      const double inv = 1.0 / std::sqrt(norm2);
-      for (std::size_t j = 0; j < d; ++j) sample[s * d + j] = static_cast<float>(row[j] * inv);
-    }
+    for (std::size_t s = 0; s < kSpectrumRows; ++s) unit_row(X, s * step, sample.data() + s * d);
     std::vector<double> G, w;
     unit_gram_eigen(sample.data(), kSpectrumRows, d, false, G, w);
     const double residual = residual_share(w, r, kSpectrumRows);
@@ -115,13 +118,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
   // left uninitialised: every element is written before it is read, and zero-filling them costs page faults twice.
   const auto U = std::make_unique_for_overwrite<float[]>(n * d);
   parallel_for(n, T, [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) {
-      const auto row = X.row(i);
-      double s = 0;
-      for (const float v : row) s += static_cast<double>(v) * v;
-      const double inv = 1.0 / std::sqrt(s);
-      for (std::size_t j = 0; j < d; ++j) U[i * d + j] = static_cast<float>(row[j] * inv);
-    }
+    for (std::size_t i = b; i < e; ++i) unit_row(X, i, U.get() + i * d);
   });
   std::vector<double> G, w;
   unit_gram_eigen(U.get(), n, d, true, G, w);
