@@ -131,11 +131,13 @@ function neighbourTable(list, mark = new Set()) {
 $('#sim-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   guarded(async () => {
-    const r = await api('similarity', { w1: $('#sim-a').value.trim(), w2: $('#sim-b').value.trim(), k: 8 });
+    const w1 = $('#sim-a').value.trim(), w2 = $('#sim-b').value.trim();
+    const [r, n1, n2] = await Promise.all([api('similarity', { w1, w2 }), api('neighbours', { word: w1, k: 8 }),
+      api('neighbours', { word: w2, k: 8 })]);
     $('#sim-result').innerHTML =
       `<p class="formula">cos(${esc(r.w1)}, ${esc(r.w2)}) = a·b / (|a| |b|) = ${fmt(r.dot)} / (${fmt(r.norm1)} × ${fmt(r.norm2)}) = <b id="sim-cos">${fmt(r.cosine)}</b></p>` +
-      `<div class="cols"><div><h3>neighbours of ${esc(r.w1)}</h3>${neighbourTable(r.neighbours1)}</div>` +
-      `<div><h3>neighbours of ${esc(r.w2)}</h3>${neighbourTable(r.neighbours2)}</div></div>`;
+      `<div class="cols"><div><h3>neighbours of ${esc(r.w1)}</h3>${neighbourTable(n1.neighbours)}</div>` +
+      `<div><h3>neighbours of ${esc(r.w2)}</h3>${neighbourTable(n2.neighbours)}</div></div>`;
   });
 });
 
@@ -146,12 +148,14 @@ $('#ar-form').addEventListener('submit', (ev) => {
     // x − y + z is the analogy y : x :: z : ?
     const x = $('#ar-plus').value.trim(), y = $('#ar-minus').value.trim(), z = $('#ar-plus2').value.trim();
     const p = { a: y, b: x, c: z, exclude: $('#ar-exclude').checked, method: $('#ar-method').value, k: 10 };
-    const r = await api('analogy', p);
+    // Where each input ranks in the raw ranking (no exclusion): the chapter's caveat, made visible.
+    const [r, ...raw] = await Promise.all([api('analogy', p),
+      ...[y, x, z].map((w) => api('analogy', { ...p, exclude: false, k: 1, expect: w }))]);
     const inputs = new Set([x, y, z]);
-    const ranks = Object.entries(r.input_ranks || {}).map(([w, k]) => `${esc(w)}: #${k}`).join(', ');
+    const ranks = raw.map((q) => `${esc(q.expected)}: #${q.rank}`).join(', ');
     $('#ar-result').innerHTML =
       `<p>${esc(x)} − ${esc(y)} + ${esc(z)} ≈ <b id="ar-top">${r.answers.length ? esc(r.answers[0].display ?? r.answers[0].token) : '—'}</b>` +
-      ` <span class="muted">(${r.excluded ? 'inputs excluded' : 'inputs not excluded'}; without exclusion the inputs rank ${ranks})</span></p>` +
+      ` <span class="muted">(${r.exclude_inputs ? 'inputs excluded' : 'inputs not excluded'}; without exclusion the inputs rank ${ranks})</span></p>` +
       neighbourTable(r.answers, inputs);
   });
 });
@@ -231,17 +235,18 @@ async function drawProjection(table, method, top, seeds = 1) {
   const res = await runJob('projection', { table, method, top, seeds }, $('#map-status'));
   mapPoints = res.points; hovered = -1; fitView(); drawMap();
   $('#map-status').textContent = `${res.points.length} points`;
-  $('#map-caption').textContent = res.caption || '';
+  $('#map-caption').textContent = (res.caption || []).join(' ');
   // The honesty numbers, the same for t-SNE and UMAP: neighbours kept per seed, and agreement across seeds.
+  // The schema of `lumen project --json`.
   const rows = [];
-  if (res.explained_variance) rows.push(['variance the two axes hold', pct(res.explained_variance.reduce((a, b) => a + b, 0))]);
-  if (res.preservation && res.preservation.length) {
+  if (res.variance_ratio && res.variance_ratio.length) rows.push(['variance the two axes hold', pct(res.variance_kept)]);
+  if (res.knn_preservation && res.knn_preservation.length) {
     rows.push([`${res.k}-NN kept from the original space` + (res.seeds ? ` (seed ${res.seeds.join(', ')})` : ''),
-      res.preservation.map(pct).join(', ')]);
+      res.knn_preservation.map(pct).join(', ')]);
   }
-  if (res.agreement !== undefined) rows.push([`maps agree (${res.k}-NN Jaccard across ${res.seeds.length} seeds)`, pct(res.agreement)]);
-  if (res.kl !== undefined) rows.push(['final KL (t-SNE)', fmt(res.kl, 3)]);
-  if (res.umap) rows.push(['UMAP', `${res.umap.neighbors} neighbours, min_dist ${res.umap.min_dist}, ${res.umap.epochs} epochs`]);
+  if (res.agreement != null) rows.push([`maps agree (${res.k}-NN Jaccard across ${res.seeds.length} seeds)`, pct(res.agreement)]);
+  if (res.kl && res.kl.length) rows.push(['final KL (t-SNE)', res.kl.map((x) => fmt(x, 3)).join(', ')]);
+  if (res.method === 'umap') rows.push(['UMAP', `${res.neighbors} neighbours, min_dist ${res.min_dist}, ${res.epochs} epochs`]);
   $('#map-honesty').innerHTML = rows.length ? '<table id="map-numbers">' + rows.map(([k, v]) =>
     `<tr><td>${esc(k)}</td><td class="num">${esc(v)}</td></tr>`).join('') + '</table>' : '';
 }

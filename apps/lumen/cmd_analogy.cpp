@@ -12,6 +12,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
+#include "lumen/search/result_json.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "score_text.hpp"
@@ -50,23 +51,7 @@ int answer(const Table& t, const search::Searcher& s, const Question& q, const s
     if (!std::all_of(w->vector.begin(), w->vector.end(), [](float x) { return std::isfinite(x); }))
       print_note(fmt::format("'{}' has NaN or Inf in its row: every score is nan", w->word));
   if (json) {
-    nlohmann::json answers = nlohmann::json::array();
-    for (const auto& n : r.answers)
-      answers.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
-    nlohmann::json j = {{"query", fmt::format("{} : {} :: {} : ?", q.a, q.b, q.c)},
-                        {"a", q.a},
-                        {"b", q.b},
-                        {"c", q.c},
-                        {"method", search::analogy_method_name(o.method)},
-                        {"exclude_inputs", o.exclude_inputs},
-                        {"k", std::min(o.k, rows)},
-                        {"answers", answers}};
-    if (o.k > rows) j["k_requested"] = o.k;
-    if (expected) {
-      j["expected"] = q.expect;
-      j["rank"] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
-    }
-    print_json(j);
+    print_json(search::analogy_json(q.a, q.b, q.c, o, rows, r, expected ? q.expect : "", RowNames{t.vocab, {}}));
     return kOk;
   }
   fmt::print("{} is to {} as {} is to ?   (3Cos{}{})\n", q.a, q.b, q.c,

@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/analogy.hpp"
+#include "lumen/search/result_json.hpp"
 #include "messages.hpp"
 #include "score_text.hpp"
 
@@ -46,14 +47,7 @@ Action setup(CLI::App& cmd) {
         for (const auto& w : words) ids.push_back(t.vocab.require(w));
         const auto r = search::doesnt_match(s, ids);
         if (a->json) {
-          nlohmann::json scores = nlohmann::json::array();
-          for (const auto& n : r.by_distance)
-            scores.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});
-          // No answer (an input row with NaN or Inf): null, and the scores null too.
-          print_json({{"words", words},
-                      {"doesnt_match", r.id ? nlohmann::json(t.vocab.token(*r.id)) : nlohmann::json(nullptr)},
-                      {"id", r.id ? nlohmann::json(*r.id) : nlohmann::json(nullptr)},
-                      {"scores", scores}});
+          print_json(search::doesnt_match_json(words, r, RowNames{t.vocab, {}}));
         } else {
           if (r.id) fmt::print("doesn't match: {}\n", t.vocab.token(*r.id));
           else fmt::print("doesn't match: none (every cosine is nan)\n");

@@ -14,6 +14,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/search/hnsw.hpp"
 #include "lumen/search/query_word.hpp"
+#include "lumen/search/result_json.hpp"
 #include "lumen/search/searcher.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
@@ -33,13 +34,6 @@ struct NeighboursArgs : TableAndWords {
   bool keep_query = false;
   bool json = false;
 };
-
-nlohmann::json neighbours_json(const Table& t, const std::vector<search::Neighbour>& ns) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& n : ns)
-    out.push_back({{"token", t.vocab.token(n.id)}, {"id", n.id}, {"score", n.score}});  // NaN: null
-  return out;
-}
 
 void print_text(const Table& t, const search::QueryWord& q, search::Metric m, bool approx,
                 const std::vector<search::Neighbour>& ns) {
@@ -161,14 +155,8 @@ Action setup(CLI::App& cmd) {
         continue;
       }
       if (a->json) {
-        nlohmann::json j = {{"query", a->words[i]},
-                            {"id", queries[i]->id ? nlohmann::json(*queries[i]->id) : nlohmann::json(nullptr)},
-                            {"metric", search::metric_name(metric)}};
-        j["approx"] = a->approx;
-        j["k"] = a->k;
-        if (asked != a->k) j["k_requested"] = asked;  // clamped to the rows searched
-        j["neighbours"] = neighbours_json(t, results[i]);
-        print_json(j);
+        print_json(search::neighbours_json(a->words[i], queries[i]->id, metric, a->approx, a->k, asked, results[i],
+                                           RowNames{t.vocab, {}}));
       } else {
         print_text(t, *queries[i], metric, a->approx, results[i]);
       }

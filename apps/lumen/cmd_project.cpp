@@ -9,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <numeric>
 #include <sstream>
 
 #include "command.hpp"
@@ -17,6 +16,7 @@
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/project/map.hpp"
+#include "lumen/project/map_json.hpp"
 #include "lumen/project/plot.hpp"
 #include "lumen/project/row_selection.hpp"
 #include "option_checks.hpp"
@@ -101,51 +101,6 @@ std::string extension(const std::string& path) {
   std::string e = std::filesystem::path(path).extension().string();
   std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return e;
-}
-
-nlohmann::json summary_json(const project::Map& m, const Table& t, const ProjectArgs& a) {
-  nlohmann::json j;
-  j["method"] = project::method_name(m.method);
-  j["table"] = t.source;
-  j["points"] = m.rows.size();
-  if (!a.out.empty()) j["output"] = a.out;
-  j["seconds"] = m.seconds;
-  if (m.method == project::Method::pca) {
-    j["variance_ratio"] = m.variance_ratio;
-    j["variance_kept"] = std::accumulate(m.variance_ratio.begin(), m.variance_ratio.end(), 0.0);
-  } else if (m.method == project::Method::umap) {
-    j.update({{"seeds", m.seeds},
-              {"neighbors", m.neighbors},
-              {"min_dist", m.min_dist},
-              {"knn", m.hnsw ? "hnsw" : "exact"},
-              {"epochs", m.iterations},
-              {"a", m.a},
-              {"b", m.b}});
-  } else {
-    j.update({{"kl", m.kl},
-              {"seeds", m.seeds},
-              {"perplexity", m.perplexity},
-              {"iterations", m.iterations},
-              {"gradient", m.exact_gradient ? "exact" : "barnes-hut"}});
-  }
-  j["metric"] = a.metric;
-  j["k"] = m.k;
-  j["sampled"] = m.sampled;
-  j["knn_preservation"] = m.preservation;
-  j["agreement"] = m.agreement >= 0 ? nlohmann::json(m.agreement) : nlohmann::json(nullptr);
-  j["caption"] = project::describe(m);
-  return j;
-}
-
-nlohmann::json points_json(const project::Map& m, const Table& t, const std::vector<std::uint8_t>& hl) {
-  nlohmann::json pts = nlohmann::json::array();
-  for (std::size_t i = 0; i < m.rows.size(); ++i) {
-    nlohmann::json p = {
-        {"token", t.vocab.token(m.rows[i])}, {"id", m.rows[i]}, {"x", m.xy[2 * i]}, {"y", m.xy[2 * i + 1]}};
-    if (hl[i]) p["highlight"] = true;
-    pts.push_back(std::move(p));
-  }
-  return pts;
 }
 
 Action setup(CLI::App& cmd) {
@@ -264,8 +219,8 @@ Action setup(CLI::App& cmd) {
     if (ext == ".csv") {
       write_file_atomic(a->out, csv);
     } else if (ext == ".json") {
-      nlohmann::json j = summary_json(m, t, *a);
-      j["points"] = points_json(m, t, hl);
+      nlohmann::json j = project::map_json(m, t.source, o.cosine, RowNames{t.vocab, {}}, hl);
+      j["output"] = a->out;
       write_file_atomic(a->out, j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else if (ext == ".svg" || ext == ".png") {
       project::PlotData d;
@@ -289,8 +244,9 @@ Action setup(CLI::App& cmd) {
     }
 
     if (a->json) {
-      nlohmann::json j = summary_json(m, t, *a);
-      if (a->out.empty()) j["points"] = points_json(m, t, hl);
+      nlohmann::json j = a->out.empty() ? project::map_json(m, t.source, o.cosine, RowNames{t.vocab, {}}, hl)
+                                        : project::map_summary_json(m, t.source, o.cosine);
+      if (!a->out.empty()) j["output"] = a->out;
       print_json(j);
     } else if (a->out.empty()) {
       std::cout << csv;

@@ -7,6 +7,7 @@
 #include "common.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/search/query_word.hpp"
+#include "lumen/search/result_json.hpp"
 #include "lumen/search/searcher.hpp"
 #include "messages.hpp"
 #include "score_text.hpp"
@@ -52,14 +53,7 @@ Action setup(CLI::App& cmd) {
         // Words outside a fastText model's vocabulary get their subword vectors.
         const search::QueryWord q1 = search::lookup(t, w1), q2 = search::lookup(t, w2);
         const float score = search::similarity(s, q1, q2, metric);
-        const auto id_json = [](const search::QueryWord& q) { return q.id ? nlohmann::json(*q.id) : nlohmann::json(); };
-        if (a->json)
-          print_json({{"w1", w1},
-                      {"w2", w2},
-                      {"id1", id_json(q1)},
-                      {"id2", id_json(q2)},
-                      {"metric", search::metric_name(metric)},
-                      {"score", score}});  // NaN (a row with NaN or Inf): null
+        if (a->json) print_json(search::similarity_json(q1, q2, metric, score, search::similarity_parts(s, q1, q2)));
         else fmt::print("{} {} {}: {:.6f}\n", search::metric_name(metric), w1, w2, shown(score));
       } catch (const UnknownTokenError& e) {
         if (!from_stdin) throw;

@@ -23,12 +23,21 @@ float similarity(const Searcher& s, const QueryWord& a, const QueryWord& b, Metr
   return similarity(a.vector, b.vector, m);
 }
 
+float norm(const Searcher& s, const QueryWord& q) {
+  if (q.id) return s.norm(*q.id);
+  double n2 = 0;
+  for (float x : q.vector) n2 += static_cast<double>(x) * x;
+  return static_cast<float>(std::sqrt(n2));
+}
+
+SimilarityParts similarity_parts(const Searcher& s, const QueryWord& a, const QueryWord& b) {
+  return {similarity(s, a, b, Metric::cosine), similarity(s, a, b, Metric::dot), norm(s, a), norm(s, b)};
+}
+
 std::vector<float> unit_vector(const Searcher& s, const QueryWord& q) {
   if (q.id) return s.unit_row(*q.id);
   std::vector<float> v = q.vector;
-  double n2 = 0;
-  for (float x : v) n2 += static_cast<double>(x) * x;
-  const auto n = static_cast<float>(std::sqrt(n2));
+  const float n = norm(s, q);
   if (n > 0.0f)
     for (float& x : v) x /= n;
   return v;

@@ -49,6 +49,7 @@ nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   if (route == "neighbours") return routes::neighbours(s, p);
   if (route == "similarity") return routes::similarity(s, p);
   if (route == "analogy") return routes::analogy(s, p);
+  if (route == "doesnt-match") return routes::doesnt_match(s, p);
   if (route == "params") return routes::params(p);
   if (route == "projection") return routes::projection(s, p);
   if (route == "compare") return routes::compare(s, p);

@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/row_label.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/search/neighbour.hpp"
+#include "lumen/search/query_word.hpp"
+#include "lumen/search/result_json.hpp"
 #include "lumen/search/searcher.hpp"
 #include "lumen/serve/api.hpp"
 #include "lumen/serve/job_cache.hpp"
@@ -69,14 +72,21 @@ struct Api::State {
     return l.table.vocab.require(word);  // UnknownTokenError with suggestions -> 422
   }
 
+  // A word as a search takes it: its row (found as lookup() finds it) and that row's vector.
+  search::QueryWord query(const Loaded& l, const std::string& word) const {
+    const Id id = lookup(l, word);
+    search::QueryWord q{word, id, std::vector<float>(l.table.d())};
+    l.table.E.row_f32(static_cast<std::size_t>(id), q.vector.data());
+    return q;
+  }
+
+  // A table's rows as results name them (lumen::RowNames): the token, and the display label above.
+  RowNames names(const Loaded& l) const {
+    return {l.table.vocab, [this, &l](Id id) { return display(l, id); }};
+  }
+
   nlohmann::json neighbour_list(const Loaded& l, const std::vector<search::Neighbour>& ns) const {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& n : ns)
-      out.push_back({{"token", l.table.vocab.token(n.id)},
-                     {"display", display(l, n.id)},
-                     {"id", n.id},
-                     {"score", n.score}});  // NaN (a row with NaN or Inf) is written as null, never as 0
-    return out;
+    return search::scored_rows_json(ns, names(l));  // NaN (a row with NaN or Inf) is null, never 0
   }
 };
 

@@ -7,6 +7,7 @@
 #include "lumen/eval/compare.hpp"
 #include "lumen/eval/compare_json.hpp"
 #include "lumen/project/map.hpp"
+#include "lumen/project/map_json.hpp"
 #include "lumen/project/row_selection.hpp"
 #include "routes.hpp"
 
@@ -29,29 +30,21 @@ std::vector<Id> projection_rows(const Api::State& s, const Loaded& l, const nloh
   return rows;
 }
 
-nlohmann::json points_json(const Api::State& s, const Loaded& l, const std::vector<Id>& rows, const float* xy,
-                           std::size_t stride) {
-  nlohmann::json pts = nlohmann::json::array();
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    pts.push_back({{"token", l.table.vocab.token(rows[i])},
-                   {"display", s.display(l, rows[i])},
-                   {"id", rows[i]},
-                   {"x", xy[i * stride]},
-                   {"y", xy[i * stride + 1]}});
-  return pts;
-}
-
 nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::string& method,
                               const std::vector<Id>& rows, std::uint64_t seed, std::size_t seeds,
                               std::atomic<double>& progress) {
   const Table& t = l.table;
   if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
-  if (t.d() == 2) {  // already a map (the toy table): show it as it is
-    std::vector<float> xy(rows.size() * 2);
-    for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &xy[2 * i]);
-    return {{"method", "identity"},
-            {"points", points_json(s, l, rows, xy.data(), 2)},
-            {"caption", "The table is two-dimensional: this is the table itself, no projection."}};
+  if (t.d() == 2) {  // already a map (the toy table): show it as it is, no projection and so no honesty numbers
+    project::Map m;
+    m.rows = rows;
+    m.xy.resize(rows.size() * 2);
+    for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &m.xy[2 * i]);
+    return {
+        {"method", "identity"},
+        {"table", t.source},
+        {"points", project::map_points_json(m, s.names(l))},
+        {"caption", nlohmann::json::array({"The table is two-dimensional: this is the table itself, no projection."})}};
   }
   project::MapOptions o;
   o.method = project::parse_method(method);
@@ -61,25 +54,8 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
   o.progress = [&progress](const std::string&, std::size_t done, std::size_t total) {
     progress = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
   };
-  const project::Map m = project::make_map(t.E, o);
-  std::string caption;
-  for (const auto& line : project::describe(m)) caption += (caption.empty() ? "" : " ") + line;
-  nlohmann::json out = {
-      {"method", method}, {"points", points_json(s, l, m.rows, m.xy.data(), 2)}, {"caption", caption}};
-  if (!m.variance_ratio.empty()) out["explained_variance"] = m.variance_ratio;
-  if (!m.kl.empty()) out["kl"] = m.kl.front();
-  // The honesty numbers, as numbers (the caption says them in words): the share of each sampled point's k nearest
-  // neighbours of the original space kept by each map, and, with several seeds, how much the maps agree.
-  out["k"] = m.k;
-  out["sampled"] = m.sampled;
-  if (!m.preservation.empty()) out["knn_preservation"] = m.preservation.front();
-  out["preservation"] = m.preservation;
-  if (!m.seeds.empty()) out["seeds"] = m.seeds;
-  if (m.agreement >= 0) out["agreement"] = m.agreement;
-  if (m.method == project::Method::umap)
-    out["umap"] = {
-        {"neighbors", m.neighbors}, {"min_dist", m.min_dist}, {"epochs", m.iterations}, {"a", m.a}, {"b", m.b}};
-  return out;
+  // The schema of `lumen project --json` (project/map_json.hpp).
+  return project::map_json(project::make_map(t.E, o), t.source, o.cosine, s.names(l));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
 #include "lumen/search/analogy.hpp"
+#include "lumen/search/result_json.hpp"
 #include "lumen/text/word_splitter.hpp"
 
 namespace lumen::serve::routes {
@@ -102,40 +103,27 @@ nlohmann::json row(const Api::State& s, const nlohmann::json& p) {
           {"window", {{"start", start}, {"rows", rows}}}};
 }
 
+// The search routes answer with the schema of the CLI's --json (search/result_json.hpp), so scripts read both alike.
 nlohmann::json neighbours(const Api::State& s, const nlohmann::json& p) {
   const Loaded& l = s.pick(p);
-  const Id id = s.lookup(l, get_string(p, "word"));
+  const std::string word = get_string(p, "word");
+  const Id id = s.lookup(l, word);
+  const auto asked = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
   search::SearchOptions o;
-  o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
+  o.k = std::min(asked, l.table.V());  // as the CLI: clamped to the rows, and "k_requested" says so
   o.metric = search::parse_metric(get_string_or(p, "metric", "cosine"));
   o.exclude = {id};
-  return {{"query", get_string(p, "word")},
-          {"id", id},
-          {"metric", std::string(search::metric_name(o.metric))},
-          {"neighbours", s.neighbour_list(l, l.searcher->search(l.searcher->row(id), o))}};
+  return search::neighbours_json(word, id, o.metric, false, o.k, asked, l.searcher->search(l.searcher->row(id), o),
+                                 s.names(l));
 }
 
 nlohmann::json similarity(const Api::State& s, const nlohmann::json& p) {
   const Loaded& l = s.pick(p);
-  const std::string w1 = get_string(p, "w1"), w2 = get_string(p, "w2");
-  const Id a = s.lookup(l, w1), b = s.lookup(l, w2);
+  const search::Metric metric = search::parse_metric(get_string_or(p, "metric", "cosine"));
+  const search::QueryWord q1 = s.query(l, get_string(p, "w1")), q2 = s.query(l, get_string(p, "w2"));
   const auto& S = *l.searcher;
-  search::SearchOptions o;
-  o.k = static_cast<std::size_t>(get_int_or(p, "k", 8, 1, static_cast<std::int64_t>(s.limits.max_k)));
-  o.exclude = {a};
-  auto n1 = S.search(S.row(a), o);
-  o.exclude = {b};
-  auto n2 = S.search(S.row(b), o);
-  return {{"w1", w1},
-          {"w2", w2},
-          {"id1", a},
-          {"id2", b},
-          {"cosine", S.similarity(a, b, search::Metric::cosine)},
-          {"dot", S.similarity(a, b, search::Metric::dot)},
-          {"norm1", S.norm(a)},
-          {"norm2", S.norm(b)},
-          {"neighbours1", s.neighbour_list(l, n1)},
-          {"neighbours2", s.neighbour_list(l, n2)}};
+  return search::similarity_json(q1, q2, metric, search::similarity(S, q1, q2, metric),
+                                 search::similarity_parts(S, q1, q2));
 }
 
 nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
@@ -146,23 +134,21 @@ nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
   o.method = search::parse_analogy_method(get_string_or(p, "method", "add"));
   o.k = static_cast<std::size_t>(get_int_or(p, "k", 10, 1, static_cast<std::int64_t>(s.limits.max_k)));
   o.exclude_inputs = get_bool_or(p, "exclude", true);
-  const auto result = search::analogy(*l.searcher, a, b, c, o);
-  // Where each input would rank in the raw ranking (no exclusion): the chapter's caveat, made visible.
-  search::AnalogyOptions raw = o;
-  raw.exclude_inputs = false;
-  raw.k = 1;
-  nlohmann::json ranks = nlohmann::json::object();
-  for (auto [w, id] : {std::pair{wa, a}, std::pair{wb, b}, std::pair{wc, c}}) {
-    auto r = search::analogy(*l.searcher, a, b, c, raw, id);
-    ranks[w] = r.rank ? nlohmann::json(*r.rank) : nlohmann::json(nullptr);
-  }
-  return {{"a", wa},
-          {"b", wb},
-          {"c", wc},
-          {"method", std::string(search::analogy_method_name(o.method))},
-          {"excluded", o.exclude_inputs},
-          {"answers", s.neighbour_list(l, result.answers)},
-          {"input_ranks", ranks}};
+  // "expect": the expected answer, ranked (the explorer asks where each input ranks without exclusion this way).
+  const std::string expect = get_string_or(p, "expect", "");
+  std::optional<Id> expected;
+  if (!expect.empty()) expected = s.lookup(l, expect);
+  return search::analogy_json(wa, wb, wc, o, l.table.V(), search::analogy(*l.searcher, a, b, c, o, expected), expect,
+                              s.names(l));
+}
+
+nlohmann::json doesnt_match(const Api::State& s, const nlohmann::json& p) {
+  const Loaded& l = s.pick(p);
+  const std::vector<std::string> words = get_words(p, "words", s.limits.max_words);
+  if (words.size() < 2) throw ApiError(422, fmt::format("doesnt-match needs at least two words, got {}", words.size()));
+  std::vector<Id> ids;
+  for (const auto& w : words) ids.push_back(s.lookup(l, w));
+  return search::doesnt_match_json(words, search::doesnt_match(*l.searcher, ids), s.names(l));
 }
 
 nlohmann::json params(const nlohmann::json& p) {

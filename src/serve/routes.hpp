@@ -14,6 +14,7 @@ nlohmann::json row(const Api::State& s, const nlohmann::json& p);
 nlohmann::json neighbours(const Api::State& s, const nlohmann::json& p);
 nlohmann::json similarity(const Api::State& s, const nlohmann::json& p);
 nlohmann::json analogy(const Api::State& s, const nlohmann::json& p);
+nlohmann::json doesnt_match(const Api::State& s, const nlohmann::json& p);
 nlohmann::json params(const nlohmann::json& p);
 
 // job_routes.cpp: background jobs (Api::State::jobs), and polling them.

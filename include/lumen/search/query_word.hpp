@@ -27,6 +27,15 @@ QueryWord lookup(const Table& table, std::string_view word);
 // Similarity (or distance) of two query words; for two rows exactly Searcher::similarity.
 float similarity(const Searcher& s, const QueryWord& a, const QueryWord& b, Metric m = Metric::cosine);
 
+// The query's Euclidean length; for a row exactly Searcher::norm.
+float norm(const Searcher& s, const QueryWord& q);
+
+// The parts of the cosine of two query words, to show cos(a, b) = a·b / (|a| |b|) with its numbers.
+struct SimilarityParts {
+  float cosine = 0, dot = 0, norm_a = 0, norm_b = 0;
+};
+SimilarityParts similarity_parts(const Searcher& s, const QueryWord& a, const QueryWord& b);
+
 // The query's vector divided by its norm; for a row exactly Searcher::unit_row.
 std::vector<float> unit_vector(const Searcher& s, const QueryWord& q);
 

@@ -62,9 +62,10 @@ class Api {
       const Limits& limits = {});
   ~Api();
 
-  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "params", and "projection" and
-  // "compare" (which start a background job, or return the finished one) with "job" to poll it. "compare" answers
-  // with the schema of `lumen compare --json` (eval::comparison_json).
+  // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "doesnt-match", "params", and
+  // "projection" and "compare" (which start a background job, or return the finished one) with "job" to poll it.
+  // Results have the schema of the CLI's --json (search/result_json.hpp, project/map_json.hpp,
+  // eval::comparison_json); the routes are in docs/serve.md.
   // Throws ApiError for bad requests (unknown route: 404).
   nlohmann::json handle(const std::string& route, const nlohmann::json& params);
 

@@ -1,0 +1,155 @@
+// One schema per result: the CLI's --json (the built `lumen`, run as a user would) and the HTTP API's Api::handle
+// answer the same request on the same table with the same JSON, for every result kind both give: neighbours,
+// similarity, analogy, doesnt-match and projection. Only a projection's "seconds" (time spent) may differ.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/cli_run.hpp"
+#include "lumen/core/rng.hpp"
+#include "lumen/io/load_table.hpp"
+#include "lumen/serve/api.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace lumen;
+using nlohmann::json;
+
+namespace {
+
+// A small word table with a few clusters, written as text: both sides read the same file.
+std::string write_table(const test::TempDir& dir) {
+  const std::vector<std::string> named = {"king", "queen", "man",   "woman", "prince", "princess", "boy",  "girl",
+                                          "cat",  "dog",   "mouse", "car",   "paris",  "france",   "rome", "italy"};
+  const std::size_t V = 48, d = 8;
+  Rng rng(11);
+  const std::string path = dir / "words.vec";
+  std::ofstream out(path);
+  out << V << ' ' << d << '\n';
+  for (std::size_t i = 0; i < V; ++i) {
+    out << (i < named.size() ? named[i] : fmt::format("w{}", i));
+    for (std::size_t j = 0; j < d; ++j)
+      out << ' ' << fmt::format("{:.6f}", rng.normal() + (i % 4 == j % 4 ? 2.0 : 0.0));
+    out << '\n';
+  }
+  return path;
+}
+
+// Same keys, same types and strings, numbers equal but for the last float bits (two processes' BLAS may sum in
+// another order). `where` names the place of a difference.
+void expect_same(const json& cli, const json& api, const std::string& where) {
+  if (cli.is_number() && api.is_number()) {
+    const double a = cli.get<double>(), b = api.get<double>();
+    EXPECT_LE(std::abs(a - b), 1e-5 * std::max(1.0, std::abs(a))) << where << ": CLI " << a << ", API " << b;
+    return;
+  }
+  ASSERT_EQ(cli.type_name(), std::string(api.type_name())) << where << ": CLI " << cli.dump() << ", API " << api.dump();
+  if (cli.is_object()) {
+    for (const auto& [k, v] : cli.items())
+      EXPECT_TRUE(api.contains(k)) << where << ": the CLI has \"" << k << "\", the API does not";
+    for (const auto& [k, v] : api.items()) {
+      if (!cli.contains(k)) {
+        ADD_FAILURE() << where << ": the API has \"" << k << "\", the CLI does not";
+        continue;
+      }
+      expect_same(cli[k], v, where + "." + k);
+    }
+  } else if (cli.is_array()) {
+    ASSERT_EQ(cli.size(), api.size()) << where;
+    for (std::size_t i = 0; i < cli.size(); ++i) expect_same(cli[i], api[i], fmt::format("{}[{}]", where, i));
+  } else {
+    EXPECT_EQ(cli, api) << where;
+  }
+}
+
+class JsonParity : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new test::TempDir("lumen-parity");
+    path_ = write_table(*dir_);
+    io::TableRequest r;
+    r.path = path_;
+    io::LoadReport report;
+    api_ = new serve::Api(io::load_table(r, report).table);
+  }
+  static void TearDownTestSuite() {
+    delete api_;
+    delete dir_;
+  }
+
+  // The one JSON line `lumen ARGS --json` prints.
+  static json cli(const std::string& args) {
+    const auto r = lumen_cli::run_cli(args + " --json");
+    EXPECT_EQ(r.code, 0) << r.cmdline << "\n" << r.err;
+    return json::parse(r.out);
+  }
+  static std::string table() { return lumen_cli::detail::quote(path_); }
+
+  static json api(const std::string& route, const json& p) {
+    // As the server sends it: dumped, then read back by the client.
+    json j = json::parse(api_->handle(route, p).dump());
+    for (int i = 0; i < 1200 && j.contains("job") && !j["done"].get<bool>(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      j = json::parse(api_->handle("job", {{"id", j["job"]}}).dump());
+    }
+    return j.contains("job") ? j["result"] : j;
+  }
+
+  static test::TempDir* dir_;
+  static std::string path_;
+  static serve::Api* api_;
+};
+
+test::TempDir* JsonParity::dir_ = nullptr;
+std::string JsonParity::path_;
+serve::Api* JsonParity::api_ = nullptr;
+
+}  // namespace
+
+TEST_F(JsonParity, Neighbours) {
+  expect_same(cli("neighbours " + table() + " king -k 5"), api("neighbours", {{"word", "king"}, {"k", 5}}),
+              "neighbours");
+  expect_same(cli("neighbours " + table() + " cat --metric euclidean -k 3"),
+              api("neighbours", {{"word", "cat"}, {"metric", "euclidean"}, {"k", 3}}), "neighbours euclidean");
+  // More than the rows: both clamp k and say what was asked.
+  const json all = api("neighbours", {{"word", "dog"}, {"k", 100}});
+  EXPECT_EQ(all["k_requested"], 100);
+  expect_same(cli("neighbours " + table() + " dog -k 100"), all, "neighbours k > V");
+}
+
+TEST_F(JsonParity, Similarity) {
+  expect_same(cli("similarity " + table() + " king queen"), api("similarity", {{"w1", "king"}, {"w2", "queen"}}),
+              "similarity");
+  expect_same(cli("similarity " + table() + " cat car --metric dot"),
+              api("similarity", {{"w1", "cat"}, {"w2", "car"}, {"metric", "dot"}}), "similarity dot");
+}
+
+TEST_F(JsonParity, Analogy) {
+  expect_same(cli("analogy " + table() + " man king woman --expect queen -k 3"),
+              api("analogy", {{"a", "man"}, {"b", "king"}, {"c", "woman"}, {"k", 3}, {"expect", "queen"}}), "analogy");
+  expect_same(cli("analogy " + table() + " paris france rome --method mul --no-exclude"),
+              api("analogy", {{"a", "paris"}, {"b", "france"}, {"c", "rome"}, {"method", "mul"}, {"exclude", false}}),
+              "analogy mul");
+}
+
+TEST_F(JsonParity, DoesntMatch) {
+  expect_same(cli("doesnt-match " + table() + " cat dog mouse car"),
+              api("doesnt-match", {{"words", {"cat", "dog", "mouse", "car"}}}), "doesnt-match");
+}
+
+TEST_F(JsonParity, Projection) {
+  for (const std::string method : {"pca", "tsne"}) {
+    json c = cli("project " + table() + " --method " + method + " --top 40");
+    json a = api("projection", {{"method", method}, {"top", 40}});
+    ASSERT_TRUE(c.contains("seconds") && a.contains("seconds")) << method;
+    c.erase("seconds");  // time spent: the one field that differs from run to run
+    a.erase("seconds");
+    expect_same(c, a, "projection " + method);
+  }
+}
