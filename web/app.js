@@ -51,7 +51,7 @@ function strip(canvas, values, highlight = -1) {
 }
 
 // ---- views ----
-const views = ['token', 'similarity', 'arithmetic', 'map', 'compare', 'calculator'];
+const views = ['token', 'similarity', 'arithmetic', 'map', 'compare', 'drift', 'calculator'];
 function show(view) {
   for (const v of views) $('#view-' + v).hidden = v !== view;
   for (const b of document.querySelectorAll('nav button')) b.classList.toggle('active', b.dataset.view === view);

@@ -10,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
+#include "lumen/model/drift_json.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
@@ -28,33 +29,6 @@ std::string extension(const std::string& path) {
   std::string e = std::filesystem::path(path).extension().string();
   std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return e;
-}
-
-nlohmann::json to_json(const model::Drift& d, const text::Tokenizer& tok) {
-  nlohmann::json j;
-  j["token"] = tok.label(d.occurrences[0].token);
-  j["contexts"] = nlohmann::json::array();
-  for (const auto& o : d.occurrences)
-    j["contexts"].push_back({{"text", o.context}, {"ids", o.ids}, {"position", o.position}, {"id", o.token}});
-  j["layers"] = nlohmann::json::array();
-  for (std::size_t l = 0; l < d.cosine.size(); ++l) {
-    nlohmann::json layer{{"layer", l}, {"cosine", d.cosine[l]}, {"contexts", nlohmann::json::array()}};
-    for (const auto& o : d.occurrences) {
-      nlohmann::json nearest = nlohmann::json::array(), lens = nlohmann::json::array();
-      for (const auto& n : o.nearest[l])
-        nearest.push_back({{"token", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
-      for (const auto& c : o.lens[l])
-        lens.push_back({{"token", tok.label(c.id)}, {"id", c.id}, {"logit", c.logit}, {"prob", c.prob}});
-      layer["contexts"].push_back({{"nearest", nearest}, {"lens", lens}});
-    }
-    j["layers"].push_back(layer);
-  }
-  j["layer0"] = {{"learned_positions", d.learned_positions},
-                 {"position_term_norm", d.position_term_norm},
-                 {"token_row_norm", d.token_row_norm},
-                 {"same_token", d.same_token}};
-  j["pca_variance_ratio"] = d.pca_variance_ratio;
-  return j;
 }
 
 std::string words(const std::vector<model::DriftNeighbour>& n, const text::Tokenizer& tok, std::size_t k) {
@@ -125,7 +99,7 @@ Action setup(CLI::App& cmd) {
       write_file_atomic(
           a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
     if (a->json) {
-      print_json(to_json(d, *tok));
+      print_json(model::drift_json(d, *tok));
       return kOk;
     }
     fmt::print("{} ({} layers, d {}; head {})\n", m.config().model_type, m.shape().layers, m.shape().d, report.head);

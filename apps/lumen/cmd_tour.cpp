@@ -1,5 +1,6 @@
 // lumen tour (and `lumen` alone): the embedding layer in three steps, with numbers computed live:
-// ids -> one-hot -> row of E -> dense vector; where GPT-2 small's parameters are; why init std matters.
+// ids -> one-hot -> row of E -> dense vector; where GPT-2 small's parameters are; why init std matters; what a table
+// learns; and where to see the blocks bring in context (lumen drift, the explorer's Drift view).
 #include <fmt/format.h>
 #include <sstream>
 #include <vector>
@@ -93,6 +94,11 @@ nlohmann::json learned_json(const Learned& l) {
             {"answers_without_exclusion", neighbour_json(l.table, l.analogy_raw)}}}};
 }
 
+// 5. Beyond the lookup: Figure 3 needs a checkpoint, so the tour points to it rather than running it.
+constexpr const char* kDriftCommand =
+    "lumen drift CKPT --token bank \"the river bank was muddy\" \"the bank approved the loan\" -o drift.png";
+constexpr const char* kDriftExplorer = "lumen serve --model CKPT, then the Drift view";
+
 std::vector<std::string> words(const std::string& text) {
   std::istringstream in(text);
   std::vector<std::string> out;
@@ -155,7 +161,8 @@ Action setup(CLI::App& cmd) {
                     {"forward_equals_onehot", equal}}},
                   {"params", params_json(gpt2, c)},
                   {"init_stats", init_stats_json(st)},
-                  {"learned", learned_json(learned())}});
+                  {"learned", learned_json(learned())},
+                  {"next", {{"drift", {{"command", kDriftCommand}, {"explorer", kDriftExplorer}}}}}});
       return equal ? kOk : kInternalError;
     }
 
@@ -202,6 +209,14 @@ Action setup(CLI::App& cmd) {
             neighbour_text(l.table, l.analogy), neighbour_text(l.table, l.analogy_raw));
       fmt::print("\n   See it in the browser: lumen serve\n\n");
     }
+    fmt::print(
+        "5. Beyond the lookup: context (Figure 3)\n\n"
+        "   The lookup gives \"bank\" the same row of E in every sentence; the blocks pull its vector apart by\n"
+        "   context. Follow one token layer by layer through a GPT-2 or Llama checkpoint (CKPT, a Hugging Face\n"
+        "   directory): cosine between the two occurrences, nearest rows of E and the logit lens per layer:\n"
+        "     {}\n"
+        "   or in the browser: {}.\n\n",
+        kDriftCommand, kDriftExplorer);
     fmt::print(
         "Next: lumen params --help, lumen params gpt2 --sweep, lumen onehot TABLE TOKEN, lumen --help for every "
         "command.\n");

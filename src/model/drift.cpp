@@ -44,9 +44,28 @@ std::size_t find_token(const text::Tokenizer& tok, const std::string& token, con
 
 }  // namespace
 
+std::vector<DriftSite> drift_sites(const Transformer& model, const text::Tokenizer& tok, const std::string& token,
+                                   const std::vector<std::string>& contexts) {
+  if (contexts.size() != 2) throw UsageError(fmt::format("drift compares two contexts; got {}", contexts.size()));
+  const std::size_t max_context = model.shape().context;
+  std::vector<DriftSite> sites;
+  for (const std::string& context : contexts) {
+    DriftSite site;
+    const auto enc = tok.encode(context);
+    site.ids.assign(enc.begin(), enc.end());
+    if (site.ids.empty()) throw InputError(fmt::format("\"{}\" encodes to no tokens", context));
+    if (site.ids.size() > max_context)
+      throw InputError(
+          fmt::format("\"{}\" is {} tokens; the model's context is {}", context, site.ids.size(), max_context));
+    site.position = find_token(tok, token, site.ids, context);
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
 Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::string& token,
             const std::vector<std::string>& contexts, std::size_t k, std::size_t threads) {
-  if (contexts.size() != 2) throw UsageError(fmt::format("drift compares two contexts; got {}", contexts.size()));
+  std::vector<DriftSite> sites = drift_sites(model, tok, token, contexts);
   const nn::ModelShape& s = model.shape();
   const std::size_t C = s.d, V = s.V, L = s.layers + 1;
   k = std::min<std::size_t>(std::max<std::size_t>(k, 1), V);
@@ -59,15 +78,11 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
     row_norm[v] = static_cast<float>(std::sqrt(n2));
   }
   std::vector<float> dots(V), normed(C), logits(V);
-  for (const std::string& context : contexts) {
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
     DriftOccurrence o;
-    o.context = context;
-    const auto enc = tok.encode(context);
-    o.ids.assign(enc.begin(), enc.end());
-    if (o.ids.empty()) throw InputError(fmt::format("\"{}\" encodes to no tokens", context));
-    if (o.ids.size() > s.context)
-      throw InputError(fmt::format("\"{}\" is {} tokens; the model's context is {}", context, o.ids.size(), s.context));
-    o.position = find_token(tok, token, o.ids, context);
+    o.context = contexts[i];
+    o.ids = std::move(sites[i].ids);
+    o.position = sites[i].position;
     o.token = o.ids[o.position];
     ForwardOptions fo;
     fo.keep_layers = true;

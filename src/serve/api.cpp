@@ -37,9 +37,16 @@ Api::Api(Table table, std::shared_ptr<const text::Tokenizer> tokenizer, std::vec
 
 Api::~Api() = default;
 
+void Api::set_model(ServedModel model) {
+  if (!model.model || !model.tokenizer) throw UsageError("a served model needs its weights and its tokenizer");
+  state_->model = std::move(model);
+}
+
 const Table& Api::table() const { return state_->main->table; }
 
-bool Api::starts_work(const std::string& route) { return route == "projection" || route == "compare"; }
+bool Api::starts_work(const std::string& route) {
+  return route == "projection" || route == "compare" || route == "drift";
+}
 
 nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   State& s = *state_;
@@ -53,6 +60,8 @@ nlohmann::json Api::handle(const std::string& route, const nlohmann::json& p) {
   if (route == "params") return routes::params(p);
   if (route == "projection") return routes::projection(s, p);
   if (route == "compare") return routes::compare(s, p);
+  if (route == "model") return routes::model(s);
+  if (route == "drift") return routes::drift(s, p);
   if (route == "job") return routes::job(s, p);
   throw ApiError(404, fmt::format("unknown API route '{}'", route));
 }

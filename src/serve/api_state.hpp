@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,18 @@ struct Api::State {
   std::unique_ptr<Loaded> main, toy;
   std::vector<std::unique_ptr<Loaded>> others;  // further tables, in the order served
   std::shared_ptr<const text::Tokenizer> tokenizer;
+  std::optional<ServedModel> model;  // for the Drift view
   Limits limits;
   // Projections and comparisons, by their parameters. Declared last, so destroyed first: its destructor waits for
   // the running jobs, which read the tables above.
   JobCache jobs;
+
+  // The model, or 409: the request is fine, this server just has no model to run it on.
+  const ServedModel& require_model() const {
+    if (!model)
+      throw ApiError(409, "this server has no model loaded: the Drift view needs a GPT-2 or Llama checkpoint");
+    return *model;
+  }
 
   const Loaded& pick(const nlohmann::json& p) const { return named(get_string_or(p, "table", "main")); }
 

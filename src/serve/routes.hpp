@@ -22,4 +22,8 @@ nlohmann::json projection(Api::State& s, const nlohmann::json& p);
 nlohmann::json compare(Api::State& s, const nlohmann::json& p);
 nlohmann::json job(Api::State& s, const nlohmann::json& p);
 
+// model_routes.cpp: the served model (the Drift view).
+nlohmann::json model(const Api::State& s);
+nlohmann::json drift(Api::State& s, const nlohmann::json& p);
+
 }  // namespace lumen::serve::routes

@@ -118,6 +118,10 @@ TEST(CliDrift, JsonAndPicture) {
   ASSERT_EQ(j["layers"][0]["contexts"].size(), 2u);
   EXPECT_EQ(j["layers"][2]["contexts"][1]["nearest"].size(), 5u);
   EXPECT_EQ(j["layers"][2]["contexts"][1]["lens"].size(), 5u);
+  // The PCA points (model::drift_json, the schema /api/drift shares): per context, per layer, [x, y].
+  ASSERT_EQ(j["pca_xy"].size(), 2u);
+  ASSERT_EQ(j["pca_xy"][1].size(), 3u);
+  EXPECT_EQ(j["pca_xy"][1][2].size(), 2u);
   EXPECT_TRUE(std::filesystem::file_size(png) > 1000);
   std::filesystem::remove(png);
   const auto t = run_cli("drift " + fixture("gpt2") + " --token bank 'the river bank was muddy' 'the bank approved'");

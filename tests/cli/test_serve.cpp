@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_run.hpp"
@@ -33,4 +34,22 @@ TEST(CliServe, APortInUseIsBadInputNotShared) {
   ::close(fd);
   EXPECT_EQ(r.code, 1) << r.cmdline << "\n" << r.out << r.err;
   EXPECT_NE(r.err.find("port " + std::to_string(port) + " is in use"), std::string::npos) << r.err;
+}
+
+TEST(CliServe, ModelServesItsEAndABadModelIsBadInput) {
+  const std::string fixture = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2";
+  lumen_cli::CliOptions o;
+  o.timeout_s = 5;  // serves until stopped: timeout(1) stops it once its first line is out
+  const auto r = lumen_cli::run_cli("serve --model " + fixture + " --port 0 --json", o);
+  const auto nl = r.out.find('\n');
+  ASSERT_NE(nl, std::string::npos) << r.cmdline << "\n" << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out.substr(0, nl));
+  EXPECT_EQ(j["model"], fixture);
+  EXPECT_EQ(j["V"], 300);  // no TABLE: the model's E (300 x 32) is the table
+  EXPECT_EQ(j["d"], 32);
+  const auto bad = lumen_cli::run_cli("serve --model /nonexistent/ckpt --port 0", o);
+  EXPECT_EQ(bad.code, 1) << bad.err;
+  EXPECT_NE(bad.err.find("/nonexistent/ckpt"), std::string::npos) << bad.err;
+  const auto help = lumen_cli::run_cli("serve --help");
+  EXPECT_NE(help.out.find("lumen serve --model models/gpt2"), std::string::npos) << help.out;
 }

@@ -20,7 +20,8 @@ TEST(CliTour, NoCommandRunsTheTour) {
   Result r = lumen("");
   ASSERT_EQ(r.code, 0);
   for (const char* s : {"ids -> one-hot -> row of E -> dense vector", "\"the cat sat\" -> ids [1, 2, 3]",
-                        "equal, bit for bit", "124,439,808", "std^2*sqrt(d)"})
+                        "equal, bit for bit", "124,439,808", "std^2*sqrt(d)", "lumen drift CKPT --token bank",
+                        "lumen serve --model CKPT, then the Drift view"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   EXPECT_EQ(lumen("tour").out, r.out);  // the same tour, deterministic
 }
@@ -42,6 +43,9 @@ TEST(CliTour, JsonHasTheThreeParts) {
   EXPECT_EQ(j["params"]["total"].get<std::uint64_t>(), 124439808ull);
   const double pred = j["init_stats"]["predicted_dot_std"].get<double>();
   EXPECT_NEAR(j["init_stats"]["measured_dot_std"].get<double>() / pred, 1.0, 0.05);
+  // The pointer to Figure 3: the command and the explorer's Drift view.
+  EXPECT_NE(j["next"]["drift"]["command"].get<std::string>().find("lumen drift"), std::string::npos);
+  EXPECT_NE(j["next"]["drift"]["explorer"].get<std::string>().find("Drift view"), std::string::npos);
 }
 
 TEST(CliTour, UnknownWordIsBadInput) { EXPECT_EQ(lumen("tour --text \"the zebra\"").code, 1); }

@@ -3,7 +3,8 @@
 // Starts `lumen serve TABLE --port 0`, types a sentence, clicks a token and checks that the three views agree
 // with `lumen onehot`, runs an analogy, draws the map (PCA, the toy map, UMAP with its honesty numbers), compares
 // the table with a perturbed copy of its first rows in the Compare view (against `lumen compare --json`), uses the
-// calculator, saves screenshots.
+// calculator, checks that the Drift view says how to start a server with a model; then starts
+// `lumen serve --model` on the tiny GPT-2 fixture and checks the Drift view against `lumen drift --json`.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -31,17 +32,36 @@ const lines = readFileSync(second, 'utf8').split('\n');
 writeFileSync(second, lines.map((l, i) => (i === 0 || !l ? l : l.split(' ').map((x, j) =>
   (j === 0 ? x : String(Number(x) + 0.3 * noise()))).join(' '))).join('\n'));
 
-const server = spawn(lumen, ['serve', table, second, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve, reject) => {
-  let buf = '';
-  const timer = setTimeout(() => reject(new Error('lumen serve did not start in 60 s')), 60000);
-  server.stdout.on('data', (d) => {
-    buf += d;
-    const nl = buf.indexOf('\n');
-    if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(buf.slice(0, nl)).url); }
+// Starts `lumen serve ARGS --port 0 --json` and resolves with the process and its first JSON line.
+function startServer(args) {
+  const proc = spawn(lumen, ['serve', ...args, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('lumen serve did not start in 60 s')), 60000);
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(buf.slice(0, nl))); }
+    });
+    proc.on('exit', (code) => reject(new Error('lumen serve exited with ' + code)));
   });
-  server.on('exit', (code) => reject(new Error('lumen serve exited with ' + code)));
-});
+  return { proc, ready };
+}
+const started = startServer([table, second]);
+const server = started.proc;
+const url = (await started.ready).url;
+let modelServer = null;
+
+// Equal JSON, numbers within a relative 1e-9.
+function same(a, b) {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (a && typeof a === 'object') {
+    return b && typeof b === 'object' && Object.keys(a).length === Object.keys(b).length &&
+      Object.keys(a).every((k) => same(a[k], b[k]));
+  }
+  return a === b;
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -148,6 +168,48 @@ try {
   check(total === '124439808', `GPT-2 small total ${total} = 124,439,808`);
   await page.screenshot({ path: path.join(shots, 'calculator.png'), fullPage: true });
 
+  // Drift on a server with no model: the view says how to start one, and its Run button is off.
+  await page.click('nav button[data-view=drift]');
+  await page.waitForSelector('#drift-nomodel:not([hidden])');
+  check(/lumen serve --model DIR/.test(await page.textContent('#drift-nomodel')) && await page.isDisabled('#drift-form button'),
+    'the Drift view without a model says: start with lumen serve --model DIR');
+  await page.screenshot({ path: path.join(shots, 'drift-no-model.png'), fullPage: true });
+
+  // Drift on `lumen serve --model` with the tiny GPT-2 fixture: E is the table, and the view's numbers are
+  // lumen drift's.
+  const fixture = path.resolve(process.env.LUMEN_SOURCE_DIR || '.', 'tests/data/model/gpt2');
+  const m = startServer(['--model', fixture]);
+  modelServer = m.proc;
+  const modelInfo = await m.ready;
+  check(modelInfo.model === fixture && modelInfo.V === 300, `serve --model serves the model and its E (V ${modelInfo.V})`);
+  const page2 = await browser.newPage({ viewport: { width: 1100, height: 1200 } });
+  page2.on('pageerror', (e) => errors.push(String(e)));
+  page2.on('console', (msg) => { if (/Content Security Policy/i.test(msg.text())) refused.push(msg.text()); });
+  await page2.goto(modelInfo.url + '#drift');
+  await page2.waitForFunction(() => /gpt2: 2 layers/.test(document.querySelector('#drift-model').textContent));
+  await page2.click('#drift-form button');
+  await page2.waitForSelector('#drift-layers tr[data-layer]', { timeout: 60000 });
+  const contexts = ['the river bank was muddy', 'the bank approved the loan'];
+  const cliDrift = JSON.parse(execFileSync(lumen, ['drift', fixture, '--token', 'bank', ...contexts, '--json']).toString());
+  const pageCos = await page2.$$eval('#drift-layers td.cos', (tds) => tds.map((td) => Number(td.textContent)));
+  check(pageCos.length === cliDrift.layers.length &&
+    pageCos.every((c, i) => Math.abs(c - cliDrift.layers[i].cosine) < 1e-4),
+  `the page's cosines by layer ${pageCos.join(', ')} are lumen drift's`);
+  const points = await page2.locator('#drift-pca-svg circle.drift-point').count();
+  check(points === 2 * cliDrift.layers.length, `the PCA picture has both paths, ${points} points numbered by layer`);
+  const firstLens = await page2.textContent('#drift-layers tr[data-layer="2"] td:nth-child(4)');
+  check(firstLens.startsWith(cliDrift.layers[2].contexts[0].lens[0].token),
+    `the last layer's logit lens starts with lumen drift's '${cliDrift.layers[2].contexts[0].lens[0].token}'`);
+  // Parity: /api/drift's answer (the job the page started) equals lumen drift --json, number for number.
+  const apiDrift = await page2.evaluate(async (ctx) => {
+    const res = await fetch('/api/drift', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'bank', contexts: ctx, k: 5 }) });
+    return res.json();
+  }, contexts);
+  check(apiDrift.done === true && same(apiDrift.result, cliDrift), '/api/drift answers exactly what lumen drift --json prints');
+  await page2.screenshot({ path: path.join(shots, 'drift.png'), fullPage: true });
+  check(!(await page2.isVisible('#error')), 'no error box on the Drift view');
+
   check(errors.length === 0, 'no JavaScript errors on the page' + (errors.length ? ': ' + errors.join('; ') : ''));
   check(refused.length === 0, 'the Content-Security-Policy refuses nothing the page does' +
     (refused.length ? ': ' + refused.join('; ') : ''));
@@ -158,6 +220,7 @@ try {
 } finally {
   await browser.close();
   server.kill('SIGINT');
+  if (modelServer) modelServer.kill('SIGINT');
   rmSync(scratch, { recursive: true, force: true });
 }
 console.log(failures ? `${failures} failed` : 'all passed');

@@ -40,6 +40,17 @@ struct Drift {
   std::vector<double> pca_variance_ratio;  // (2)
 };
 
+// Where the token is in one context: its tokens and the first position that holds it.
+struct DriftSite {
+  std::vector<std::int32_t> ids;
+  std::size_t position = 0;
+};
+
+// The sites drift() would use, found and checked as it checks them (the same errors, below), without running the
+// model: a caller (the explorer) refuses a bad request at once instead of in a background job.
+std::vector<DriftSite> drift_sites(const Transformer& model, const text::Tokenizer& tokenizer, const std::string& token,
+                                   const std::vector<std::string>& contexts);
+
 // token: " bank", "␣bank", "Ġbank" (a token as other commands take it) or a bare word "bank", matched in each
 // context to the token that spells it (with or without its leading space); the first match is used. Throws
 // UsageError unless there are exactly two contexts, InputError if the token is not in a context (listing its tokens)

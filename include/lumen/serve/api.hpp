@@ -16,6 +16,9 @@
 namespace lumen::text {
 class Tokenizer;
 }
+namespace lumen::model {
+class Transformer;
+}
 
 namespace lumen::serve {
 
@@ -41,12 +44,21 @@ struct Limits {
   std::size_t max_compare_words = 60000;  // shared words one comparison covers
   std::size_t max_compare_k = 100;        // neighbours per word in a comparison
   std::size_t max_moved = 100;            // most changed words listed
+  std::size_t max_drift_k = 50;           // nearest rows and logit-lens tokens per layer in a drift
+  std::size_t max_token_bytes = 256;      // the token a drift follows
 };
 
 // A further table the explorer serves under a name of its own (a second training, a model's output head).
 struct NamedTable {
   std::string name;  // what requests call it: letters, digits, '-' and '_' (not "main" or "toy")
   Table table;
+};
+
+// A model the explorer runs (the Drift view): a GPT-2 or Llama checkpoint with its tokenizer.
+struct ServedModel {
+  std::shared_ptr<const model::Transformer> model;
+  std::shared_ptr<const text::Tokenizer> tokenizer;  // its size is the model's V
+  std::string source;                                // where it came from (its directory)
 };
 
 class Api {
@@ -62,10 +74,14 @@ class Api {
       const Limits& limits = {});
   ~Api();
 
+  // Serves MODEL to "model" and "drift" (before serving starts: the routes read it without a lock). Without one,
+  // those routes answer 409. UsageError if the model or its tokenizer is missing.
+  void set_model(ServedModel model);
+
   // Dispatches "info", "tokenize", "row", "neighbours", "analogy", "similarity", "doesnt-match", "params", and
-  // "projection" and "compare" (which start a background job, or return the finished one) with "job" to poll it.
-  // Results have the schema of the CLI's --json (search/result_json.hpp, project/map_json.hpp,
-  // eval::comparison_json); the routes are in docs/serve.md.
+  // "projection", "compare" and "drift" (which start a background job, or return the finished one) with "job" to
+  // poll it, and "model". Results have the schema of the CLI's --json (search/result_json.hpp,
+  // project/map_json.hpp, eval::comparison_json, model::drift_json); the routes are in docs/serve.md.
   // Throws ApiError for bad requests (unknown route: 404).
   nlohmann::json handle(const std::string& route, const nlohmann::json& params);
 

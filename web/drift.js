@@ -1,0 +1,100 @@
+// lumen explorer, the Drift view: one token's vector layer by layer in two contexts (/api/drift, the schema of
+// `lumen drift --json`), drawn here as SVG. Uses app.js's helpers ($, api, esc, fmt, runJob, showError).
+'use strict';
+
+const driftColours = ['#2563eb', '#d97706'];
+
+// Cosine by layer: a line over [0, 1] (or below 0 when the occurrences point apart).
+function driftCosineSvg(cos) {
+  const w = 420, h = 220, l = 40, r = 12, t = 12, b = 30;
+  const lo = Math.min(0, ...cos), n = cos.length;
+  const x = (i) => l + (n > 1 ? i * (w - l - r) / (n - 1) : (w - l - r) / 2);
+  const y = (v) => t + (1 - (v - lo) / (1 - lo || 1)) * (h - t - b);
+  let s = `<svg class="drift" id="drift-cosine-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" xmlns="http://www.w3.org/2000/svg">`;
+  for (const v of [lo, (lo + 1) / 2, 1]) {
+    s += `<line x1="${l}" x2="${w - r}" y1="${y(v)}" y2="${y(v)}" stroke="#e5e7eb"/>` +
+      `<text x="${l - 4}" y="${y(v) + 4}" font-size="10" text-anchor="end" fill="#6b7280">${v.toFixed(2)}</text>`;
+  }
+  s += `<polyline fill="none" stroke="#1d2330" stroke-width="1.5" points="${cos.map((v, i) => `${x(i)},${y(v)}`).join(' ')}"/>`;
+  cos.forEach((v, i) => {
+    s += `<circle cx="${x(i)}" cy="${y(v)}" r="3" fill="#1d2330"><title>layer ${i}: cosine ${fmt(v)}</title></circle>` +
+      `<text x="${x(i)}" y="${h - b + 14}" font-size="10" text-anchor="middle" fill="#6b7280">${i}</text>`;
+  });
+  return s + `<text x="${(l + w - r) / 2}" y="${h - 3}" font-size="10" text-anchor="middle" fill="#6b7280">layer</text></svg>`;
+}
+
+// Both paths on the PCA plane, each point numbered by its layer.
+function driftPcaSvg(paths, names) {
+  const w = 420, h = 300, m = 24;
+  const pts = paths.flat();
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  const k = Math.min((w - 2 * m) / Math.max(1e-9, x1 - x0), (h - 2 * m) / Math.max(1e-9, y1 - y0));
+  const sx = (v) => w / 2 + (v - (x0 + x1) / 2) * k, sy = (v) => h / 2 - (v - (y0 + y1) / 2) * k;
+  let s = `<svg class="drift" id="drift-pca-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" xmlns="http://www.w3.org/2000/svg">`;
+  paths.forEach((path, c) => {
+    const col = driftColours[c];
+    s += `<polyline fill="none" stroke="${col}" stroke-width="1.5" points="${path.map((p) => `${sx(p[0])},${sy(p[1])}`).join(' ')}"/>`;
+    path.forEach((p, i) => {
+      s += `<circle class="drift-point" data-context="${c}" data-layer="${i}" cx="${sx(p[0])}" cy="${sy(p[1])}" r="4" fill="${col}">` +
+        `<title>${esc(names[c])}, layer ${i}</title></circle>` +
+        `<text x="${sx(p[0]) + 6}" y="${sy(p[1]) - 5}" font-size="11" fill="${col}">${i}</text>`;
+    });
+  });
+  return s + '</svg>';
+}
+
+const driftWords = (list) => list.map((t) => `<span title="id ${t.id}">${esc(t.token)}</span>`).join(' ');
+
+function showDrift(r) {
+  const names = r.contexts.map((c) => c.text);
+  const cos = r.layers.map((l) => l.cosine);
+  $('#drift-cosine').innerHTML = driftCosineSvg(cos);
+  $('#drift-pca').innerHTML = driftPcaSvg(r.pca_xy, names);
+  $('#drift-variance').textContent =
+    `(${(100 * r.pca_variance_ratio[0]).toFixed(0)}% + ${(100 * r.pca_variance_ratio[1]).toFixed(0)}% of the variance)`;
+  const z = r.layer0;
+  $('#drift-note').textContent = !z.same_token
+    ? 'The two occurrences are different tokens, so layer 0 differs by their rows of E too.'
+    : z.learned_positions
+      ? `Layer 0 is the same row of E plus each position's row: its cosine ${fmt(cos[0])} is the position term alone ` +
+        `(the position rows differ by ${fmt(z.position_term_norm)}; the token row's norm is ${fmt(z.token_row_norm)}). ` +
+        'The lookup knows no context; the blocks bring it in.'
+      : `Layer 0 is the row of E alone (RoPE puts positions inside attention), identical in both contexts (cosine ${fmt(cos[0])}).`;
+  const head = r.contexts.map((c, i) =>
+    `<th class="drift-${'ab'[i]}">${'AB'[i]}: nearest rows of E</th><th class="drift-${'ab'[i]}">${'AB'[i]}: logit lens</th>`).join('');
+  $('#drift-contexts').innerHTML = r.contexts.map((c, i) =>
+    `<div class="drift-${'ab'[i]}">${'AB'[i]}: “${esc(c.text)}” — '${esc(r.token)}' is token ${c.position + 1} of ${c.ids.length} (id ${c.id})</div>`).join('');
+  $('#drift-layers').innerHTML =
+    `<tr><th class="num">layer</th><th class="num">cosine</th>${head}</tr>` +
+    r.layers.map((l) => `<tr data-layer="${l.layer}"><td class="num">${l.layer}</td><td class="num cos">${fmt(l.cosine)}</td>` +
+      l.contexts.map((c) => `<td>${driftWords(c.nearest)}</td><td>${driftWords(c.lens)}</td>`).join('') + '</tr>').join('');
+  $('#drift-result').hidden = false;
+}
+
+// Whether the server has a model: the form is for a server started with --model; otherwise say how to start one.
+async function driftModel() {
+  try {
+    const m = await api('model');
+    $('#drift-model').textContent = `${m.model_type}: ${m.layers} layers, d ${m.d}, V ${m.V}, context ${m.context}, ` +
+      `${m.tied ? 'tied head' : 'untied head'}, ${m.parameters.toLocaleString()} parameters · ${m.source}`;
+    $('#drift-nomodel').hidden = true;
+    $('#drift-form button').disabled = false;
+  } catch (e) {
+    $('#drift-nomodel').hidden = false;
+    $('#drift-form button').disabled = true;
+  }
+}
+
+$('#drift-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  guarded(async () => {
+    const r = await runJob('drift', {
+      token: $('#drift-token').value.trim(), contexts: [$('#drift-a').value, $('#drift-b').value],
+      k: Number($('#drift-k').value),
+    }, $('#drift-status'));
+    $('#drift-status').textContent = `'${r.token}' through ${r.layers.length - 1} blocks`;
+    showDrift(r);
+  });
+});
+driftModel();
