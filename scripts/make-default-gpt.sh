@@ -28,8 +28,8 @@ trap 'rm -rf "$tmp" "$tmp.ckpt"' EXIT
 THREADS="${THREADS:-$(nproc)}"
 start=$SECONDS
 "$BUILD_DIR/lumen" train gpt "$CORPUS" -o "$tmp" --tokenizer words --max-words 4000 \
-  --layers 4 --d-model 128 --heads 4 --context 128 --batch 8 --steps 1000 --lr 1e-3 --seed 1 \
-  --eval-every 250 --threads "$THREADS" "$@"
+  --layers 4 --d-model 128 --heads 4 --context 64 --batch 8 --steps 500 --lr 1e-3 --seed 1 \
+  --eval-every 100 --threads "$THREADS" "$@"
 elapsed=$((SECONDS - start))
 rm -rf "$OUT"
 mv "$tmp" "$OUT"
