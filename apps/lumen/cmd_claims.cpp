@@ -184,7 +184,7 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--gpt-eval-batches", g.train.eval_batches, "Batches of held-out windows the GPTs are scored on")
       ->capture_default_str()
       ->check(at_least(0));
-  cmd.add_flag("--skip-gpt", a->skip_gpt, "Skip the tied/untied GPTs (about two minutes on 2 cores)");
+  cmd.add_flag("--skip-gpt", a->skip_gpt, "Skip the tied/untied GPTs (six small models: minutes on 2 cores)");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen claims", "lumen claims --lm-tokens 1000000 --lm-epochs 2 --json",
                     "lumen claims --skip-lm --gpt-seeds 5 --gpt-steps 800 --gpt-d-model 128"});
