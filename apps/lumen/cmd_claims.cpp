@@ -1,15 +1,20 @@
 // lumen claims: the chapter's claims about learned tables, each printed with the figure measured on the default
-// corpus (Brown) and table. Parsing and printing only; the experiment is the library's (lumen/train/claims.hpp).
+// corpus (Brown) and table. Parsing and printing only; the experiments are the library's (lumen/train/claims.hpp,
+// and lumen/model/gpt_claims.hpp for the tying claim on small GPTs).
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
+#include <set>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/model/gpt_claims.hpp"
+#include "lumen/model/gpt_claims_json.hpp"
 #include "lumen/train/claims.hpp"
 #include "lumen/train/result_json.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli {
@@ -18,8 +23,55 @@ namespace {
 struct Args {
   TableArgs table;
   train::ClaimsOptions o;
-  bool json = false;
+  model::GptClaimsOptions gpt;
+  bool skip_gpt = false, json = false;
 };
+
+// The GPT options' flags: --gpt- and the library's name in kebab case.
+std::string gpt_flag(std::string_view library_name) {
+  static const std::set<std::string, std::less<>> kFlagged = {"seeds",   "steps", "layers",    "d_model",     "heads",
+                                                              "context", "batch", "max_words", "eval_batches"};
+  if (!kFlagged.contains(library_name)) return std::string(library_name);
+  return "--gpt-" + option_flag(library_name).substr(2);
+}
+
+void print_gpt(const model::GptClaimsResult& r) {
+  const auto& o = r.train;
+  const double pt = r.tied.perplexity.mean, pu = r.untied.perplexity.mean;
+  const std::uint64_t saved = r.untied.params.total - r.tied.params.total;
+  fmt::print("\n4. The tying claim again, on a transformer.\n");
+  fmt::print(
+      "   lumen train gpt on {} ({} training tokens, {} tokenizer, V {}): {} layers, d_model {}, {} heads, context {}, "
+      "{} steps of {} windows, AdamW, {} seed(s):\n",
+      r.corpus, r.train_tokens, o.tokenizer, r.V, o.layers, o.d_model, o.heads, o.context, o.steps, o.batch,
+      r.seeds.size());
+  fmt::print("     {:<7} {:>10}   {:<30} {}\n", "", "parameters", "held-out perplexity per seed", "mean +- sd");
+  for (const auto* m : {&r.tied, &r.untied}) {
+    std::string per;
+    for (double p : m->heldout_perplexity) per += fmt::format("{:.2f} ", p);
+    fmt::print("     {:<7} {:>10}   {:<30} {:.2f} +- {:.2f}\n", m == &r.tied ? "tied" : "untied", m->params.total, per,
+               m->perplexity.mean, m->perplexity.sd);
+  }
+  const double gap = std::abs(pu - pt) / std::max(pu, pt) * 100.0;
+  fmt::print("   measured: the tied model's perplexity is the lower in {} of {} seeds; ", r.tied_lower_seeds,
+             r.seeds.size());
+  switch (r.verdict) {
+    case model::TyingVerdict::tied_lower:
+      fmt::print("tying lowered it beyond the seed spread (by {:.1f}%, with {} fewer parameters).\n", gap, saved);
+      break;
+    case model::TyingVerdict::untied_lower:
+      fmt::print("untied is lower beyond the seed spread (by {:.1f}%), with {} more parameters.\n", gap, saved);
+      break;
+    case model::TyingVerdict::within_spread:
+      fmt::print("no difference beyond the seed spread ({} lower by {:.1f}% on average); tying saved {} parameters.\n",
+                 pt < pu ? "tied" : "untied", gap, saved);
+      break;
+    case model::TyingVerdict::single_seed:
+      fmt::print("one seed, so no spread to judge the {:.1f}% difference against.\n", gap);
+      break;
+  }
+  fmt::print("   (spread: sample standard deviation over the seeds; {:.0f} s in all)\n", r.seconds);
+}
 
 void print_text(const train::ClaimsResult& r) {
   fmt::print("The chapter's claims, measured (table {}, {} x {})\n\n", r.table, r.V, r.d);
@@ -65,8 +117,37 @@ int run(Args& a) {
     throw InputError(e.text_for(option_flag));
   }
   if (bar) bar->finish();
-  if (a.json) print_json(train::claims_result_json(*r));
-  else print_text(*r);
+  bar.reset();
+  std::optional<model::GptClaimsResult> g;
+  if (!a.skip_gpt) {
+    a.gpt.corpus = train::claims_corpus(a.table.path, a.o.corpus);
+    try {
+      g = model::run_gpt_claims(a.gpt, [&](const model::GptClaimsProgress& p) {
+        const bool training = p.seeds > 0;
+        const std::string label =
+            training ? fmt::format("{} ({}/{})", p.stage, p.seed_index + 1, p.seeds) : std::string(p.stage);
+        if (!bar || stage != label) {
+          bar.reset();
+          stage = label;
+          bar.emplace(stage, p.total, training ? "steps" : "bytes");
+        }
+        bar->update(p.done, training ? fmt::format("loss {:.3f}", p.loss) : "");
+      });
+    } catch (const train::ClaimsInputError& e) {
+      throw InputError(e.text_for(option_flag));
+    } catch (const OptionError& e) {
+      throw UsageError(e.text_for(gpt_flag(e.option())));
+    }
+    if (bar) bar->finish();
+  }
+  if (a.json) {
+    auto j = train::claims_result_json(*r);
+    if (g) j["gpt_tying"] = model::gpt_claims_json(*g);
+    print_json(j);
+  } else {
+    print_text(*r);
+    if (g) print_gpt(*g);
+  }
   return kOk;
 }
 
@@ -85,8 +166,28 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--dim", o.dim, "LM d")->capture_default_str();
   cmd.add_option("--hidden", o.hidden, "LM hidden width")->capture_default_str();
   cmd.add_flag("--skip-lm", o.skip_lm, "Skip the tied/untied language models (the slow part)");
+  auto& g = a->gpt;
+  cmd.add_option("--gpt-seeds", g.seeds, "Seeds of the tied/untied GPT pair (mean +- sd over them)")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_option("--gpt-steps", g.train.steps, "Optimizer steps per GPT")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--gpt-layers", g.train.layers, "GPT blocks")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--gpt-d-model", g.train.d_model, "GPT width d_model")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--gpt-heads", g.train.heads, "GPT attention heads")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--gpt-context", g.train.context, "GPT context (tokens per window)")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_option("--gpt-batch", g.train.batch, "GPT windows per step")->capture_default_str()->check(at_least(0));
+  cmd.add_option("--gpt-max-words", g.train.max_words, "Words of the GPTs' vocabulary (beside 256 byte tokens)")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_option("--gpt-eval-batches", g.train.eval_batches, "Batches of held-out windows the GPTs are scored on")
+      ->capture_default_str()
+      ->check(at_least(0));
+  cmd.add_flag("--skip-gpt", a->skip_gpt, "Skip the tied/untied GPTs (six small models: minutes on 2 cores)");
   add_json_flag(cmd, a->json);
-  set_example(cmd, {"lumen claims", "lumen claims --lm-tokens 1000000 --lm-epochs 2 --json"});
+  set_example(cmd, {"lumen claims", "lumen claims --lm-tokens 1000000 --lm-epochs 2 --json",
+                    "lumen claims --skip-lm --gpt-seeds 5 --gpt-steps 800 --gpt-d-model 128"});
   return [a] { return run(*a); };
 }
 

@@ -20,7 +20,9 @@ namespace {
 
 constexpr std::string_view kMagic = "lumen-gpt-train-1";
 
-void check_options(const GptTrainOptions& o) {
+}  // namespace
+
+void check_gpt_train_options(const GptTrainOptions& o) {
   const auto range = [](const char* name, std::size_t v, std::size_t lo, std::size_t hi) {
     if (v < lo || v > hi) throw OptionError(name, fmt::format("{{option}} must be in {}..{} (got {})", lo, hi, v));
   };
@@ -46,6 +48,8 @@ void check_options(const GptTrainOptions& o) {
   if (!(o.holdout > 0 && o.holdout < 1))
     throw OptionError("holdout", fmt::format("{{option}} must be in (0, 1) (got {})", o.holdout));
 }
+
+namespace {
 
 nn::ModelShape shape_of(const GptTrainOptions& o, std::size_t V) {
   nn::ModelShape s;
@@ -147,7 +151,7 @@ struct GptTrainer::State {
   std::size_t n() const { return tokens->size(); }
 
   State(const std::vector<std::int32_t>& t, std::size_t V, const GptTrainOptions& options) : tokens(&t), o(options) {
-    check_options(o);
+    check_gpt_train_options(o);
     if (V == 0) throw InputError("a vocabulary of 0 tokens");
     s = shape_of(o, V);
     for (std::size_t i = 0; i < t.size(); ++i)

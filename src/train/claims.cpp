@@ -124,6 +124,10 @@ std::string ClaimsInputError::text_for(const std::function<std::string(std::stri
   return spell_options(text_, spell);
 }
 
+std::string claims_corpus(const std::string& table_path, const std::string& corpus) {
+  return corpus.empty() ? (std::filesystem::path(table_path).parent_path() / "brown.txt").string() : corpus;
+}
+
 ClaimsResult run_claims(const Table& table, const std::string& table_path, const ClaimsOptions& o) {
   ClaimsResult r;
   r.table = table_path;
@@ -132,9 +136,7 @@ ClaimsResult run_claims(const Table& table, const std::string& table_path, const
   r.seed = o.seed;
   frequency_length(table, o.vocab_counts.empty() ? table_path + ".vocab" : o.vocab_counts, r);
   probe_pairs(table, o.seed, r);
-  if (!o.skip_lm)
-    r.tying = tying(
-        o.corpus.empty() ? (std::filesystem::path(table_path).parent_path() / "brown.txt").string() : o.corpus, o);
+  if (!o.skip_lm) r.tying = tying(claims_corpus(table_path, o.corpus), o);
   return r;
 }
 

@@ -81,7 +81,7 @@ std::string table_invocation(const std::string& command, const std::string& tabl
   const std::string data = LUMEN_DATA_DIR;
   static const std::map<std::string, std::string> kWithTable = {
       {"analogy", "analogy {T} man king woman"},
-      {"claims", "claims {T} --skip-lm"},
+      {"claims", "claims {T} --skip-lm --skip-gpt"},
       {"compare", "compare {T} --heads"},
       {"convert", "convert {T} out.safetensors"},
       {"doesnt-match", "doesnt-match {T} breakfast cereal dinner lunch"},

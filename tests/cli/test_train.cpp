@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -156,17 +157,60 @@ TEST(CliTrain, ClaimsUseTheDefaultTableOrSayHowToBuildIt) {
                 " --dim 10 --epochs 5 --sample 0 --min-count 1 --lower --threads 1 --seed 1")
                 .code,
             0);
-  auto r = run("claims --json --lm-tokens 3000 --dim 8 --hidden 8", "LUMEN_DEFAULT_TABLE=" + table);
+  auto r = run("claims --json --lm-tokens 3000 --dim 8 --hidden 8 --skip-gpt", "LUMEN_DEFAULT_TABLE=" + table);
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j.contains("gpt_tying"));
   EXPECT_EQ(j["frequency_length"]["rows"], 13);
   ASSERT_FALSE(j["pairs"].empty());
   EXPECT_EQ(j["pairs"][0]["a"], "cat");
   EXPECT_GT(double(j["pairs"][0]["trained"]), double(j["pairs"][1]["trained"]));  // cat~dog above cat~parliament
   EXPECT_GT(double(j["tying"]["tied"]["heldout_perplexity"]), 1.0);
   EXPECT_GT(double(j["tying"]["untied"]["heldout_perplexity"]), 1.0);
-  auto missing = run("claims --skip-lm", "LUMEN_DEFAULT_TABLE=" + (d.path / "none.vec").string());
+  auto missing = run("claims --skip-lm --skip-gpt", "LUMEN_DEFAULT_TABLE=" + (d.path / "none.vec").string());
   EXPECT_EQ(missing.code, 1);
-  const std::string err = run("claims --skip-lm", "LUMEN_DEFAULT_TABLE=/nonexistent/t.vec").err;
+  const std::string err = run("claims --skip-lm --skip-gpt", "LUMEN_DEFAULT_TABLE=/nonexistent/t.vec").err;
   EXPECT_NE(err.find("make-default-table.sh"), std::string::npos) << err;
+}
+
+TEST(CliTrain, ClaimsTrainTiedAndUntiedGptsOverSeeds) {
+  TempDir d;
+  write_corpus(d.path / "brown.txt", 1500);
+  const auto table = (d.path / "brown.vec").string();
+  ASSERT_EQ(run("train word2vec " + (d.path / "brown.txt").string() + " -o " + table +
+                " --dim 10 --epochs 1 --sample 0 --min-count 1 --lower --threads 1 --seed 1")
+                .code,
+            0);
+  const std::string env = "LUMEN_DEFAULT_TABLE=" + table;
+  const std::string shape =
+      " --gpt-seeds 2 --gpt-steps 5 --gpt-layers 1 --gpt-d-model 8 --gpt-context 8 --gpt-batch 2"
+      " --gpt-max-words 10 --gpt-eval-batches 1 --threads 1";
+  const std::string tiny = shape + " --gpt-heads 2";
+  auto r = run("claims --skip-lm --json" + tiny, env);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("gpt_tying")) << r.out;
+  const auto& g = j["gpt_tying"];
+  const std::uint64_t V = g["V"];
+  EXPECT_GT(V, 10u + 256u);  // the words and the 256 bytes
+  EXPECT_EQ(g["seeds"], nlohmann::json({1, 2}));
+  EXPECT_EQ(std::uint64_t(g["untied"]["params"]) - std::uint64_t(g["tied"]["params"]), V * 8u);  // the head
+  EXPECT_EQ(g["tied"]["heldout_perplexity"].size(), 2u);
+  EXPECT_GT(double(g["untied"]["perplexity"]["mean"]), 1.0);
+  EXPECT_EQ(g["spread"], "sample standard deviation over the seeds");
+  const std::set<std::string> verdicts = {"tied_lower", "untied_lower", "within_spread"};
+  EXPECT_TRUE(verdicts.contains(std::string(g["verdict"]))) << g["verdict"];
+  EXPECT_FALSE(j.contains("tying"));  // --skip-lm
+
+  auto text = run("claims --skip-lm" + tiny, env);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("4. The tying claim again, on a transformer."), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("beyond the seed spread"), std::string::npos) << text.out;
+
+  auto bad = run("claims --skip-lm" + shape + " --gpt-heads 3", env);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--gpt-heads (3) must divide d_model (8)"), std::string::npos) << bad.err;
+  auto none = run("claims --skip-lm --corpus " + (d.path / "none.txt").string() + tiny, env);
+  EXPECT_EQ(none.code, 1);
+  EXPECT_NE(none.err.find("(give --corpus, or --skip-gpt)"), std::string::npos) << none.err;
 }

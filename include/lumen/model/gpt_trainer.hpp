@@ -99,6 +99,9 @@ class GptTrainer {
   std::unique_ptr<State> s_;
 };
 
+// Throws OptionError (in the option names above) for an option out of range: what the trainer checks first.
+void check_gpt_train_options(const GptTrainOptions& options);
+
 // GPT-2's initialisation (see above) of a model of shape s, from seed.
 Weights gpt2_init(const nn::ModelShape& s, std::uint64_t seed);
 

@@ -80,6 +80,9 @@ class ClaimsInputError : public InputError {
   std::string text_;
 };
 
+// The corpus the models train on: `corpus`, or brown.txt beside the table when it is empty.
+std::string claims_corpus(const std::string& table_path, const std::string& corpus);
+
 // `table` is the trained table, `table_path` where it was read (the counts file and the corpus are looked for
 // beside it). Throws ClaimsInputError for a missing counts file or corpus, InputError when fewer than 3 of the
 // table's words have counts, and what the models throw.

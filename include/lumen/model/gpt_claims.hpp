@@ -1,0 +1,83 @@
+#pragma once
+// The chapter's tying claim on a transformer ("tying the output head to E tends to help small models"), measured:
+// for each of several seeds a tied and an untied small GPT-2 (GptTrainer) are trained with the same options, the
+// same steps and the same windows on the same corpus split, and their held-out perplexities are compared against
+// the spread between seeds. Nothing is asserted in advance: the verdict is computed from the numbers.
+//
+// Seed k gives both models the same initial values for every tensor they share (the untied head is drawn last)
+// and the same training windows, so the per-seed difference is a paired one.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lumen/model/gpt_trainer.hpp"
+#include "lumen/nn/params.hpp"
+
+namespace lumen::model {
+
+struct GptClaimsProgress {
+  // "vocabulary" and "tokenize" (bytes of the corpus), then "gpt tied" / "gpt untied" (steps) for each seed.
+  std::string_view stage;
+  std::uint64_t done = 0, total = 0;
+  std::size_t seed_index = 0, seeds = 0;  // which seed of how many (0-based), while a model trains
+  double loss = 0;                        // the step's training loss, while a model trains
+};
+
+// The small defaults: 2 blocks, d_model 64, 4 heads, context 64, 400 steps of 8 windows, the corpus's 2,000 most
+// frequent words as tokens, one held-out evaluation at the end over 16 x 8 windows. `tie` is ignored (both run).
+GptTrainOptions gpt_claims_train_defaults();
+
+struct GptClaimsOptions {
+  std::string corpus;  // a text file (required)
+  std::size_t seeds = 3;
+  std::uint64_t first_seed = 1;  // seeds first_seed, first_seed + 1, ...
+  GptTrainOptions train = gpt_claims_train_defaults();
+};
+
+// Mean and spread of one figure over the seeds. The spread is the sample standard deviation (n - 1; 0 for n = 1).
+struct SeedSpread {
+  double mean = 0, sd = 0, min = 0, max = 0;
+  std::size_t n = 0;
+};
+SeedSpread seed_spread(std::span<const double> values);
+
+enum class TyingVerdict {
+  tied_lower,     // tied's mean + sd lies below untied's mean - sd: tied lower beyond the seed spread
+  untied_lower,   // the other way round
+  within_spread,  // the two mean +- sd intervals overlap: no difference beyond the seed spread
+  single_seed,    // one seed: no spread to judge a difference against
+};
+std::string_view verdict_name(TyingVerdict v);  // "tied_lower", "untied_lower", "within_spread", "single_seed"
+// Held-out perplexity (lower is better) of the tied and the untied models over the seeds.
+TyingVerdict tying_verdict(const SeedSpread& tied, const SeedSpread& untied);
+
+struct GptClaimsModel {
+  nn::ParamCount params;                   // nn::count_params of the model's shape (what `lumen params` counts)
+  std::vector<double> heldout_perplexity;  // one per seed
+  std::vector<double> heldout_loss;        // nats, one per seed
+  std::vector<double> seconds;             // training time, one per seed
+  SeedSpread perplexity;                   // over the seeds
+};
+
+struct GptClaimsResult {
+  std::string corpus;
+  GptTrainOptions train;  // as run (tie: the tied model's)
+  std::size_t V = 0;      // tokens of the vocabulary (the words, the 256 bytes, <|endoftext|>)
+  std::uint64_t train_tokens = 0, heldout_tokens = 0;
+  std::vector<std::uint64_t> seeds;
+  GptClaimsModel tied, untied;
+  std::size_t tied_lower_seeds = 0;  // seeds where the tied model's perplexity is the lower
+  TyingVerdict verdict = TyingVerdict::single_seed;
+  double seconds = 0;  // everything: the vocabulary, tokenizing, every model
+};
+
+// Throws OptionError in the trainer's option names (layers, d_model, ..., max_words) or "seeds" before any work,
+// train::ClaimsInputError for a missing corpus (naming "{corpus}" and "{skip_gpt}"), InputError for a corpus too
+// short for a window of context + 1 tokens in both its parts, IoError if it cannot be read.
+GptClaimsResult run_gpt_claims(const GptClaimsOptions& options,
+                               const std::function<void(const GptClaimsProgress&)>& progress = {});
+
+}  // namespace lumen::model
