@@ -147,6 +147,7 @@ nlohmann::json doesnt_match(const Api::State& s, const nlohmann::json& p) {
   const std::vector<std::string> words = get_words(p, "words", s.limits.max_words);
   if (words.size() < 2) throw ApiError(422, fmt::format("doesnt-match needs at least two words, got {}", words.size()));
   std::vector<Id> ids;
+  ids.reserve(words.size());
   for (const auto& w : words) ids.push_back(s.lookup(l, w));
   return search::doesnt_match_json(words, search::doesnt_match(*l.searcher, ids), s.names(l));
 }
