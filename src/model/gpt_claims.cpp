@@ -48,18 +48,16 @@ std::unique_ptr<text::Tokenizer> make_tokenizer(const train::Corpus& corpus, con
 }  // namespace
 
 GptTrainOptions gpt_claims_train_defaults() {
-  GptTrainOptions o;
-  o.layers = 2;
-  o.d_model = 64;
-  o.heads = 4;
-  o.context = 64;
-  o.steps = 400;
-  o.batch = 8;
-  o.eval_every = 0;
-  o.eval_batches = 16;
-  o.tokenizer = "words";
-  o.max_words = 2000;
-  return o;
+  return {.layers = 2,
+          .d_model = 64,
+          .heads = 4,
+          .context = 64,
+          .steps = 400,
+          .batch = 8,
+          .eval_every = 0,
+          .eval_batches = 16,
+          .tokenizer = "words",
+          .max_words = 2000};
 }
 
 SeedSpread seed_spread(std::span<const double> v) {
