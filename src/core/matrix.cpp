@@ -1,5 +1,6 @@
 #include "lumen/core/matrix.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
@@ -142,6 +143,15 @@ void Matrix::set(std::size_t r, std::size_t c, float v) {
     case DType::bf16: h = f32_to_bf16(v); break;
   }
   std::memcpy(p, &h, 2);
+}
+
+void Matrix::keep_rows(std::size_t n) {
+  if (!owned_) throw Error("cannot trim a borrowed (read-only) matrix; clone() it first");
+  if (n > rows_) throw Error(fmt::format("cannot keep {} rows of a matrix of {}", n, rows_));
+  const std::size_t used = n * row_bytes(), had = bytes();
+  rows_ = n;
+  // The bytes up to the next 64 are padding again, which kernels may read past the last row: never garbage.
+  if (data_ != nullptr) std::memset(data_ + used, 0, std::min(had, (used + 63) / 64 * 64) - used);
 }
 
 Matrix Matrix::head(std::size_t n) const {

@@ -68,6 +68,16 @@ void MappedFile::release(const char* from, const char* to) const {
     (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(e - b), MADV_DONTNEED);
 }
 
+void MappedFile::populate(const char* from, const char* to) const {
+#ifndef MADV_POPULATE_READ
+  constexpr int MADV_POPULATE_READ = 22;  // Linux 5.14; older kernels answer EINVAL, which is ignored
+#endif
+  if (!mapped_ || to <= from) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const char* b = from - reinterpret_cast<std::uintptr_t>(from) % page;  // the pages touching [from, to)
+  (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(to - b), MADV_POPULATE_READ);
+}
+
 MappedFile::~MappedFile() {
   if (mapped_) ::munmap(const_cast<char*>(data_), size_);
 }

@@ -1,14 +1,20 @@
 // Text tables: word2vec text (header "rows dim", fastText .vec too), GloVe (no header; d from the first row)
 // and the Embedding Projector's vectors.tsv (values only, tab-separated). Parsed in place from the mapped file,
-// in parallel over line ranges; values are read as double and rounded to float, as gensim does.
+// in one parallel pass over it (TextPass); values are read as double and rounded to float, as gensim does.
 #include <algorithm>
+#include <atomic>
+#include <barrier>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fmt/format.h>
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "io/parse_float_fast.hpp"
 #include "io/readers.hpp"
@@ -25,7 +31,7 @@ inline bool is_sep(char c) { return c == ' ' || c == '\t'; }
 
 struct RowError {
   std::uint64_t row = 0;
-  std::size_t column = 0;  // byte offset in the line
+  std::size_t column = 0;  // byte offset in the line (in the file, once the row is placed)
   std::string what;
 };
 
@@ -75,6 +81,32 @@ std::optional<RowError> parse_row(const char* s, const char* e, bool has_word, s
   return std::nullopt;
 }
 
+// The common row in one forward pass, which also finds where the line ends (no separate search for the newline,
+// which would read the text from memory once more): a word, then dim values each after separators, then blanks
+// up to '\n' or the end of the text (`last`). Returns the row's end ('\n' or last), or nullptr for anything else,
+// for which parse_row (given the line) says what is wrong. The values are parse_row's, bit for bit: a number
+// cannot run on past the line (what follows it there is a blank or the newline).
+const char* scan_row(const char* s, const char* last, bool has_word, std::size_t dim, float* out,
+                     std::string_view& word) {
+  const char* p = s;
+  if (has_word) {
+    while (p < last && !is_sep(*p) && *p != '\n') ++p;
+    if (p == s) return nullptr;
+    word = std::string_view(s, static_cast<std::size_t>(p - s));
+  }
+  for (std::size_t k = 0; k < dim; ++k) {
+    const char* before = p;
+    while (p < last && is_sep(*p)) ++p;
+    if (p == last || ((has_word || k > 0) && p == before)) return nullptr;
+    __builtin_prefetch(p + 1024);
+    const char* q = parse_float_inline(p, last, out[k]);
+    if (q == nullptr || (q < last && !is_sep(*q) && *q != '\n' && *q != '\r')) return nullptr;
+    p = q;
+  }
+  while (p < last && is_space(*p)) ++p;
+  return p == last || *p == '\n' ? p : nullptr;
+}
+
 // Parses a non-negative decimal integer at p (after spaces); nullopt if none or it overflows.
 std::optional<std::uint64_t> parse_count(const char*& p, const char* e) {
   while (p < e && is_space(*p)) ++p;
@@ -104,52 +136,182 @@ std::size_t count_fields(const char* s, const char* e) {
   return n;
 }
 
-// Where the rows start: every line from p up to the last one holding anything but blanks (trailing blank lines
-// end the table; blank lines before that are rows, and errors), at most `want` of them. A large file is scanned
-// in parallel, one byte range per thread, each taking the lines that start in it; `stop_early` (--limit) scans
-// serially and stops at `want`.
-// Bytes parsed between two releases of the mapped text (MappedFile::release): the buffer loading holds per thread.
-constexpr std::ptrdiff_t kReleaseBytes = 8 << 20;
+// The text is read in slices on a grid of kSliceBytes from the start of the file (page-aligned), one slice per
+// thread per window. A row belongs to the slice it starts in. Each window: every thread counts its slice's rows,
+// the counts number them, each thread parses its rows into their places in E while the slice is still in cache,
+// and the window's pages are released (MappedFile::release). So each page of the map is touched once, and loading
+// holds at most threads x kSliceBytes of the text.
+constexpr std::size_t kSliceBytes = 4 << 20;
 
-std::vector<const char*> line_starts(const MappedFile& file, const char* p, const char* end, std::size_t want,
-                                     std::size_t threads, bool stop_early) {
-  const char* last = end;  // one past the last byte that is not blank
-  while (last > p && (is_space(last[-1]) || last[-1] == '\n')) --last;
-  const auto next_line = [last](const char* q) {
-    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(last - q)));
-    return nl != nullptr ? nl + 1 : last;
+// What one thread parsed: its rows' words (copied out, so that parsed pages can be released) and starts, in order,
+// and its first error (row: the row's number in the table).
+struct SliceRows {
+  struct Row {
+    std::uint64_t index = 0, at = 0, word_at = 0, word_len = 0;  // at: the row's byte offset in the file
   };
-  std::vector<const char*> starts;
-  const auto bytes = static_cast<std::size_t>(last - p);
-  if (threads <= 1 || stop_early || bytes < (std::size_t{1} << 20)) {
-    const char* released = p;
-    for (const char* q = p; q < last && starts.size() < want; q = next_line(q)) {
-      starts.push_back(q);
-      if (q - released > kReleaseBytes) file.release(released, q), released = q;
+  std::string arena;
+  std::vector<Row> rows;
+  std::optional<RowError> error;
+  std::vector<float> buf;  // one row in f32 when E is stored narrower
+};
+
+class TextPass {
+ public:
+  // The rows are the lines starting in [text, last); `want`: rows needed (those after are counted, not parsed).
+  // `count_after_error`: go on counting rows after an error (a word2vec header's promise is checked first).
+  TextPass(const MappedFile& file, const char* text, const char* last, bool has_word, std::size_t dim,
+           std::uint64_t want, bool count_after_error, Matrix& E)
+      : file_(file), base_(file.data()), text_(text), last_(last), has_word_(has_word), dim_(dim), out_(E.mutable_data()),
+        row_bytes_(E.row_bytes()), capacity_(E.rows()), dtype_(E.dtype()), stop_(want), want_(want),
+        count_after_error_(count_after_error) {}
+
+  // Rows starting in [a, b): a if it starts a line, and one after each '\n' before b - 1.
+  std::uint64_t count(const char* a, const char* b) const {
+    if (a >= b) return 0;
+    std::uint64_t n = a == text_ || a[-1] == '\n' ? 1 : 0;
+    for (const char* q = a; q < b - 1; ++n) {
+      q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(b - 1 - q)));
+      if (q == nullptr) break;
+      ++q;
     }
-    file.release(released, starts.empty() ? p : starts.back());
-    return starts;  // (with --limit N the scan stops after N rows)
+    return n;
   }
-  std::vector<std::vector<const char*>> parts(threads);
-  parallel_for(threads, threads, [&](std::size_t lo, std::size_t hi, std::size_t) {
-    for (std::size_t k = lo; k < hi; ++k) {
-      const char* b = p + bytes / threads * k;
-      const char* e = k + 1 == threads ? last : p + bytes / threads * (k + 1);
-      const char* q = b == p || b[-1] == '\n' ? b : next_line(b);
-      for (const char* released = q; q < e; q = next_line(q)) {
-        parts[k].push_back(q);
-        if (q - released > kReleaseBytes) file.release(released, q), released = q;
-      }
-      file.release(b, std::min(q, e));
+
+  // Parses the rows starting in [a, b), the first numbered `index`, into E and `out`; rows numbered at or past the
+  // first error found so far, or past `want`, are only counted. Returns how many rows start there.
+  std::uint64_t parse(const char* a, const char* b, std::uint64_t index, SliceRows& out) {
+    const std::uint64_t first = index;
+    const char* q = a;
+    if (q < b && q != text_ && q[-1] != '\n') {
+      q = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(b - q)));
+      q = q != nullptr ? q + 1 : b;
     }
-  });
-  std::size_t total = 0;
-  for (const auto& part : parts) total += part.size();
-  starts.reserve(total);
-  for (const auto& part : parts) starts.insert(starts.end(), part.begin(), part.end());
-  if (starts.size() > want) starts.resize(want);
-  return starts;
-}
+    const DType dtype = dtype_;
+    if (dtype != DType::f32) out.buf.resize(dim_);
+    for (; q < b; ++index) {
+      const char* e = nullptr;  // the row's end ('\n' or last)
+      const auto line_end = [&] {
+        const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(last_ - q)));
+        return nl != nullptr ? nl : last_;
+      };
+      // A row past E's rows (sized by the shortest valid row) comes after a short row, an error found first.
+      if (index < stop_.load(std::memory_order_relaxed) && index < capacity_) {
+        std::byte* row = out_ + index * row_bytes_;
+        float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(row) : out.buf.data();
+        std::string_view word;
+        e = scan_row(q, last_, has_word_, dim_, dst, word);
+        std::optional<RowError> err;
+        if (e == nullptr) e = line_end(), err = parse_row(q, e, has_word_, dim_, dst, word);
+        if (err) {
+          err->row = index;
+          err->column += static_cast<std::size_t>(q - base_);
+          out.error = std::move(err);
+          for (auto seen = stop_.load(); index < seen && !stop_.compare_exchange_weak(seen, index);) {
+          }
+        } else {
+          if (has_word_) {
+            out.rows.push_back({index, static_cast<std::uint64_t>(q - base_), out.arena.size(), word.size()});
+            out.arena += word;
+          }
+          if (dtype != DType::f32) {
+            auto* d16 = reinterpret_cast<std::uint16_t*>(row);
+            for (std::size_t k = 0; k < dim_; ++k)
+              d16[k] = dtype == DType::f16 ? f32_to_f16(dst[k]) : f32_to_bf16(dst[k]);
+          }
+        }
+      }
+      if (e == nullptr) e = line_end();
+      q = e < last_ ? e + 1 : last_;
+    }
+    return index - first;
+  }
+
+  // Reads every slice with `threads` threads; returns the rows in the text (counted up to `want` at least).
+  std::uint64_t run(std::size_t threads, std::vector<SliceRows>& found) {
+    const auto from = static_cast<std::size_t>(text_ - base_), to = static_cast<std::size_t>(last_ - base_);
+    // Small texts in smaller slices, so that every thread gets one (a multiple of 64 kB keeps the grid on pages).
+    const std::size_t slice =
+        std::clamp<std::size_t>(((to - from) / threads + (1 << 16) - 1) >> 16 << 16, 1 << 16, kSliceBytes);
+    const std::size_t first_slice = from / slice, slices = (to + slice - 1) / slice - first_slice;
+    const auto bounds = [&](std::size_t m) {  // slice m's text: its grid range within [text, last)
+      const std::size_t lo = std::max(m * slice, from), hi = std::min((m + 1) * slice, to);
+      return std::pair{base_ + lo, base_ + std::max(lo, hi)};
+    };
+    const auto release = [&](std::size_t m) {  // slice m's pages (the grid's, header included, file end excluded)
+      file_.release(base_ + std::min(m * slice, to), base_ + std::min((m + 1) * slice, file_.size()));
+    };
+    found.assign(threads, {});
+    if (threads == 1) {
+      std::uint64_t rows = 0;
+      for (std::size_t m = first_slice; m < first_slice + slices && rows < want_ && going(); ++m) {
+        const auto [a, b] = bounds(m);
+        file_.populate(a, b);
+        rows += parse(a, b, rows, found[0]);
+        release(m);
+      }
+      return rows;
+    }
+    std::vector<std::uint64_t> counts(threads), firsts(threads);
+    std::uint64_t rows = 0;  // rows in the windows done
+    std::size_t window = 0;
+    bool done = false;
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex mu;
+    std::barrier counted(static_cast<std::ptrdiff_t>(threads), [&]() noexcept {
+      for (std::size_t k = 0; k < threads; ++k) firsts[k] = rows, rows += counts[k];
+    });
+    std::barrier parsed(static_cast<std::ptrdiff_t>(threads), [&]() noexcept {
+      ++window;
+      done = window * threads >= slices || rows >= want_ || failed.load() || !going();
+    });
+    // No exception may leave a thread between barriers (the others would wait for it): the first is kept, the
+    // pass stops after the window, and it is rethrown.
+    const auto guarded = [&](auto&& step) {
+      try {
+        step();
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    };
+    parallel_for(threads, threads, [&](std::size_t k, std::size_t, std::size_t) {
+      while (true) {
+        const std::size_t m = first_slice + window * threads + k;
+        const char* a = last_;
+        const char* b = last_;
+        if (m < first_slice + slices) std::tie(a, b) = bounds(m);
+        file_.populate(a, b);
+        guarded([&] { counts[k] = count(a, b); });
+        counted.arrive_and_wait();
+        if (firsts[k] < stop_.load()) guarded([&] { parse(a, b, firsts[k], found[k]); });
+        parsed.arrive_and_wait();
+        release(m);
+        if (done) break;
+      }
+    });
+    if (error) std::rethrow_exception(error);
+    return rows;
+  }
+
+ private:
+  // False once an error is found, unless the rows after it are still to be counted.
+  bool going() const { return count_after_error_ || stop_.load() == want_; }
+
+  const MappedFile& file_;
+  const char* base_;
+  const char* text_;
+  const char* last_;
+  bool has_word_;
+  std::size_t dim_;
+  std::byte* out_;  // E (capacity_ rows of row_bytes_)
+  std::size_t row_bytes_, capacity_;
+  DType dtype_;
+  std::atomic<std::uint64_t> stop_;  // rows from here on are counted, not parsed: min(want, first error's row)
+  std::uint64_t want_;
+  bool count_after_error_;
+};
 
 }  // namespace
 
@@ -192,30 +354,14 @@ Table read_text(const ReadContext& cx, Format format) {
   }
   want = limited(want, cx.options.limit);
 
-  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
-  const std::vector<const char*> starts = line_starts(*cx.file, p, end, want, threads, cx.options.limit != 0);
-  const std::size_t n = starts.size();
-  if (format == Format::word2vec_text && n < want && n > 0 &&
-      std::memchr(starts[n - 1], '\n', static_cast<std::size_t>(end - starts[n - 1])) == nullptr) {
-    // Cut inside the last row (no newline ends it): name that line, with the row's own complaint if it has one.
-    const char* s = starts[n - 1];
-    std::vector<float> tmp(dim);
-    std::string_view word;
-    const auto err = parse_row(s, end, true, dim, tmp.data(), word);
-    throw ParseError(name, first_line + n - 1, static_cast<std::uint64_t>(s - base) + (err ? err->column : 0),
-                     fmt::format("{}the file ends inside this line: the header promises {} rows, the file has {} "
-                                 "(truncated?)",
-                                 err ? err->what + "; " : std::string(), want, n));
-  }
-  if (format == Format::word2vec_text && n < want)
-    throw ParseError(
-        name, first_line + n, static_cast<std::uint64_t>(end - base),
-        fmt::format("unexpected end of file: the header promises {} rows, the file has {}{}", want, n,
-                    want > static_cast<std::size_t>(end - base) ? " (the header or the file is wrong)" : ""));
+  // The rows are the lines from p up to the last one holding anything but blanks (trailing blank lines end the
+  // table; blank lines before that are rows, and errors).
+  const char* last = end;
+  while (last > p && (is_space(last[-1]) || last[-1] == '\n')) --last;
   if (format != Format::word2vec_text) {
-    if (n == 0) throw ParseError(name, 1, 0, "no rows; expected a table (a word and its values per line)");
-    const char* le = static_cast<const char*>(std::memchr(starts[0], '\n', static_cast<std::size_t>(end - starts[0])));
-    const std::size_t fields = count_fields(starts[0], le != nullptr ? le : end);
+    if (p == last) throw ParseError(name, 1, 0, "no rows; expected a table (a word and its values per line)");
+    const char* le = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+    const std::size_t fields = count_fields(p, le != nullptr ? le : last);
     dim = has_word ? (fields > 0 ? fields - 1 : 0) : fields;
     if (dim == 0)
       throw ParseError(name, first_line, 0,
@@ -223,87 +369,62 @@ Table read_text(const ReadContext& cx, Format format) {
                                 : "expected tab-separated values");
   }
 
-  // Validate before allocating: a row shorter than d values can hold (a word, then space and digit per value)
-  // is an error; finding it now bounds n*d by the file size (a GloVe first row cannot claim a huge d). The error
-  // reported is still the file's first: the rows before the short one are parsed (one row of scratch) for theirs.
+  // E is sized before the rows are counted, by what the text can hold: a valid row takes at least min_len bytes
+  // with its newline (a word, then a space and a digit per value), so n*d stays within the file's size whatever
+  // the header or a GloVe first row claims. Not zero-filled: each row is written by the thread that parses it
+  // (the kernel's first-touch zeroing of fresh pages is shared among the threads), pages past the rows found are
+  // never touched, and E is trimmed to the rows found.
   const std::size_t min_len = has_word ? 2 * dim + 1 : 2 * dim - 1;
-  const auto row_end = [&](std::size_t i) {
-    if (i + 1 < n) return starts[i + 1] - 1;  // the '\n' ending row i
-    const auto* nl = static_cast<const char*>(std::memchr(starts[i], '\n', static_cast<std::size_t>(end - starts[i])));
-    return nl != nullptr ? nl : end;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    if (static_cast<std::size_t>(row_end(i) - starts[i]) + 1 >= min_len) continue;
-    std::vector<float> tmp(dim);
-    std::string_view word;
-    for (std::size_t j = 0; j <= i; ++j) {
-      auto err = parse_row(starts[j], row_end(j), has_word, dim, tmp.data(), word);
-      if (!err && j == i) err = RowError{0, 0, fmt::format("expected {} values", dim)};
-      if (err)
-        throw ParseError(name, first_line + j, static_cast<std::uint64_t>(starts[j] - base) + err->column, err->what);
-    }
-  }
-
-  // E (n, d) in the storage type; rows are parsed to f32 then rounded when stored narrower. Not zero-filled: every
-  // row is written below (or the table is dropped with the error), each by the thread that parses it, so the
-  // kernel's first-touch zeroing of fresh pages is shared among the threads instead of one serial memset.
+  const auto bytes = static_cast<std::uint64_t>(last - p);
   const DType dtype = cx.options.dtype;
-  Matrix E = Matrix::uninitialized(n, dim, dtype);
-  std::byte* out = E.mutable_data();
-  std::vector<std::string_view> words(has_word ? n : 0);
-  if (n < 2048) threads = 1;
-  std::mutex mu;
-  std::optional<RowError> first_error;
-  // Words are copied out (one arena per thread) so that parsed pages of the map can be released as parsing goes.
-  std::vector<std::string> arenas(threads);
-  std::vector<std::uint64_t> word_at(has_word ? n : 0);
-  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
-    std::vector<float> buf(dtype == DType::f32 ? 0 : dim);
-    std::string& arena = arenas[thread];
-    std::size_t released = lo;
-    for (std::size_t i = lo; i < hi; ++i) {
-      if (starts[i] - starts[released] > kReleaseBytes) cx.file->release(starts[released], starts[i]), released = i;
-      const char* s = starts[i];
-      const char* e = row_end(i);
-      float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(out) + i * dim : buf.data();
-      std::string_view word;
-      if (auto err = parse_row(s, e, has_word, dim, dst, word)) {
-        err->row = i;
-        std::lock_guard lock(mu);
-        if (!first_error || first_error->row > i) first_error = std::move(err);
-        return;  // the rest of this range cannot hold an earlier error
-      }
-      if (has_word) {
-        word_at[i] = arena.size();
-        arena += word;
-        words[i] = std::string_view(nullptr, word.size());  // pointed into the arena below, once it stops growing
-      }
-      if (dtype != DType::f32) {
-        auto* d16 = reinterpret_cast<std::uint16_t*>(out) + i * dim;
-        for (std::size_t k = 0; k < dim; ++k) d16[k] = dtype == DType::f16 ? f32_to_f16(buf[k]) : f32_to_bf16(buf[k]);
-      }
-    }
-    cx.file->release(starts[released], hi < n ? starts[hi] : end);
-  });
-  if (first_error)
-    throw ParseError(name, first_line + first_error->row,
-                     static_cast<std::uint64_t>(starts[first_error->row] - base) + first_error->column,
-                     first_error->what);
+  Matrix E = Matrix::uninitialized(static_cast<std::size_t>(std::min<std::uint64_t>(want, (bytes + 1) / min_len + 1)),
+                                   dim, dtype);
+  std::size_t threads = cx.options.threads != 0 ? cx.options.threads : default_threads();
+  if (cx.options.limit != 0 || bytes < (std::uint64_t{1} << 20)) threads = 1;
+  TextPass pass(*cx.file, p, last, has_word, dim, want, format == Format::word2vec_text, E);
+  std::vector<SliceRows> found;
+  const std::uint64_t counted = pass.run(threads, found);
+  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(counted, want));
 
-  // Chunk boundaries depend only on n and threads (parallel_for): row i's arena is its chunk's.
-  parallel_for(n, threads, [&](std::size_t lo, std::size_t hi, std::size_t thread) {
-    for (std::size_t i = lo; i < hi && has_word; ++i)
-      words[i] = std::string_view(arenas[thread]).substr(word_at[i], words[i].size());
-  });
+  if (format == Format::word2vec_text && n < want) {
+    const char* ls = n == 0 ? p : last;  // the last row's start
+    while (ls > p && ls[-1] != '\n') --ls;
+    if (n > 0 && std::memchr(ls, '\n', static_cast<std::size_t>(end - ls)) == nullptr) {
+      // Cut inside the last row (no newline ends it): name that line, with the row's own complaint if it has one.
+      std::vector<float> tmp(dim);
+      std::string_view word;
+      const auto err = parse_row(ls, end, true, dim, tmp.data(), word);
+      throw ParseError(name, first_line + n - 1, static_cast<std::uint64_t>(ls - base) + (err ? err->column : 0),
+                       fmt::format("{}the file ends inside this line: the header promises {} rows, the file has {} "
+                                   "(truncated?)",
+                                   err ? err->what + "; " : std::string(), want, n));
+    }
+    throw ParseError(
+        name, first_line + n, static_cast<std::uint64_t>(end - base),
+        fmt::format("unexpected end of file: the header promises {} rows, the file has {}{}", want, n,
+                    want > static_cast<std::size_t>(end - base) ? " (the header or the file is wrong)" : ""));
+  }
+  const RowError* first_error = nullptr;
+  for (const auto& f : found)
+    if (f.error && (first_error == nullptr || f.error->row < first_error->row)) first_error = &*f.error;
+  if (first_error != nullptr)
+    throw ParseError(name, first_line + first_error->row, first_error->column, first_error->what);
+  E.keep_rows(n);
   if (!has_word) {
     cx.report.rows_read = n;
     Table t;
     t.E = std::move(E);
     return t;  // the caller names the rows (metadata.tsv or ids)
   }
-  return assemble(words, std::move(E), cx, [&](std::size_t i) {
-    return Location{first_line + i, static_cast<std::uint64_t>(starts[i] - base)};
-  });
+  std::vector<std::string_view> words(n);
+  std::vector<std::uint64_t> at(n);
+  for (const auto& f : found)
+    for (const auto& r : f.rows) {
+      if (r.index >= n) continue;  // (none: rows are parsed only below min(want, rows counted))
+      words[r.index] = std::string_view(f.arena).substr(r.word_at, r.word_len);
+      at[r.index] = r.at;
+    }
+  return assemble(words, std::move(E), cx, [&](std::size_t i) { return Location{first_line + i, at[i]}; });
 }
 
 }  // namespace lumen::io::detail

@@ -124,5 +124,63 @@ TEST(ParallelParse, LargeTablesWithDuplicatesBlankTailsAndCrlfAreTheSameAtEveryT
   EXPECT_EQ(t.vocab.token(30000), "g-last");
 }
 
+// Over 8 MB, so that at 2 and 3 threads the text is read in several windows of 4 MB slices (rows counted, then
+// parsed, then released, window by window): bad rows at the start, inside and at the end of the later windows,
+// rows past the header's count (never parsed, so never an error), and a header promising more rows than there are.
+TEST(ParallelParse, TablesOfSeveralWindowsKeepExactLinesAtEveryThreadCount) {
+  ScratchDir dir;
+  constexpr std::size_t kRows = 300000;  // about 10.6 MB of rows of 3 values
+  std::string rows;
+  std::vector<std::size_t> row_at;  // byte offset of each row within `rows`
+  for (std::size_t i = 0; i < kRows; ++i) {
+    row_at.push_back(rows.size());
+    rows += fmt::format("w{} {:.6f} {:.6f} {:.6f}\n", i, i * 1e-5, -0.5, 3.25);
+  }
+  const std::string header = fmt::format("{} 3\n", kRows);
+  const std::string good = dir.write("good.txt", header + rows);
+  expect_same_at_every_thread_count(good);
+  const Table t = open_table(good, {.threads = 3});
+  ASSERT_EQ(t.V(), kRows);
+  EXPECT_EQ(t.vocab.token(kRows - 1), fmt::format("w{}", kRows - 1));
+  EXPECT_FLOAT_EQ(t.E.at(kRows - 1, 0), static_cast<float>(std::stod(fmt::format("{:.6f}", (kRows - 1) * 1e-5))));
+
+  // Rows whose line starts just before, at and just after each 4 MB slice boundary of the file, and the last.
+  std::vector<std::size_t> bad_rows = {kRows - 1};
+  for (std::size_t boundary : {4u << 20, 8u << 20})
+    for (std::size_t i = 1; i < kRows; ++i)
+      if (header.size() + row_at[i] >= boundary) {
+        bad_rows.insert(bad_rows.end(), {i - 1, i, i + 1});
+        break;
+      }
+  for (const std::size_t at : bad_rows) {
+    std::string text = header + rows;
+    const std::size_t b = header.size() + row_at[at];
+    text.replace(b, text.find('\n', b) - b, "x 1");
+    const std::string path = dir.write("bad.txt", text);
+    expect_same_at_every_thread_count(path);
+    try {
+      open_table(path, {.threads = 2});
+      ADD_FAILURE() << "no error for row " << at;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), at + 2) << e.what();
+      EXPECT_EQ(e.offset(), b + 3) << e.what();  // after "x 1": the second value is missing
+    }
+  }
+
+  // A header promising fewer rows: the rest are ignored, even when they are not rows at all.
+  const std::string fewer = dir.write("fewer.txt", fmt::format("{} 3\n", kRows / 2) + rows + "not a row\n");
+  expect_same_at_every_thread_count(fewer);
+  EXPECT_EQ(open_table(fewer, {.threads = 2}).V(), kRows / 2);
+  // A header promising more: the count of rows found, at every thread count.
+  const std::string more = dir.write("more.txt", fmt::format("{} 3\n", kRows + 5) + rows);
+  expect_same_at_every_thread_count(more);
+  EXPECT_THAT(outcome(more, 2), ::testing::HasSubstr(fmt::format("the file has {}", kRows)));
+  // GloVe (no header) of several windows, with an error only in the last window.
+  std::string glove = rows;
+  glove.replace(row_at[kRows - 2], 2, "  ");
+  expect_same_at_every_thread_count(dir.write("glove.txt", glove), Format::glove);
+  expect_same_at_every_thread_count(dir.write("glove-good.txt", rows + "\n\n"), Format::glove);
+}
+
 }  // namespace
 }  // namespace lumen::io

@@ -59,6 +59,9 @@ class Matrix {
 
   // The first n rows as a borrowed view (shares this matrix's storage; keep this alive).
   Matrix head(std::size_t n) const;
+  // Keeps the first n rows (n <= rows()) of an owned matrix in place: a reader that sized E by an upper bound on
+  // its rows trims it without a copy (pages never written were never backed by memory).
+  void keep_rows(std::size_t n);
 
  private:
   void allocate(bool zero);  // storage for rows_ x cols_ of dtype_ (zero: every byte 0, else only the padding)
