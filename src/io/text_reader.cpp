@@ -161,8 +161,18 @@ class TextPass {
   // `count_after_error`: go on counting rows after an error (a word2vec header's promise is checked first).
   TextPass(const MappedFile& file, const char* text, const char* last, bool has_word, std::size_t dim,
            std::uint64_t want, bool count_after_error, Matrix& E)
-      : file_(file), base_(file.data()), text_(text), last_(last), has_word_(has_word), dim_(dim), out_(E.mutable_data()),
-        row_bytes_(E.row_bytes()), capacity_(E.rows()), dtype_(E.dtype()), stop_(want), want_(want),
+      : file_(file),
+        base_(file.data()),
+        text_(text),
+        last_(last),
+        has_word_(has_word),
+        dim_(dim),
+        out_(E.mutable_data()),
+        row_bytes_(E.row_bytes()),
+        capacity_(E.rows()),
+        dtype_(E.dtype()),
+        stop_(want),
+        want_(want),
         count_after_error_(count_after_error) {}
 
   // Rows starting in [a, b): a if it starts a line, and one after each '\n' before b - 1.
