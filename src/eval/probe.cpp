@@ -8,7 +8,6 @@
 #include <numeric>
 #include <thread>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
@@ -138,9 +137,7 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   const std::size_t threads = options.logistic.threads > 0 ? options.logistic.threads : default_threads();
   if (threads >= 2) {
     // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
-    // each, their BLAS on one thread (the skinny products are bound by memory; two BLAS threads per fit lose).
-    // One guard for both, set before either starts, so neither restores a count under the other.
-    const ScopedBlasThreads blas(1);
+    // each (a fit is single-threaded: its objective is one fused pass over the rows).
     LogisticOptions one = options.logistic;
     one.threads = 1;
     std::exception_ptr failed;
