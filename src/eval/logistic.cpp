@@ -23,7 +23,14 @@ template <typename T>
 class Objective {
  public:
   Objective(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t K, double C)
-      : X_(X), y_(y), n_(n), d_(d), K_(K), C_(C), kernels_(logistic_kernels::active()), z_(K) {}
+      : X_(X),
+        y_(y),
+        n_(n),
+        d_(d),
+        K_(K),
+        C_(C),
+        kernels_(logistic_kernels::active()),
+        z_(logistic_kernels::kScratchRows * K) {}
 
   double operator()(const std::vector<double>& theta, std::vector<double>& grad) {
     const double* W = theta.data();
@@ -52,7 +59,7 @@ class Objective {
   std::size_t n_, d_, K_;
   double C_;
   const logistic_kernels::Table& kernels_;
-  std::vector<double> z_;  // the kernels' scratch: one row's logits
+  std::vector<double> z_;  // the kernels' scratch: a block of rows' logits
 };
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {

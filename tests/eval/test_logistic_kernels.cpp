@@ -43,7 +43,7 @@ struct Out {
 template <typename T>
 Out run(const logistic_kernels::Table& t, const Case& c, const T* X) {
   Out o{0, c.gW0, c.gb0};
-  std::vector<double> z(c.K);
+  std::vector<double> z(logistic_kernels::kScratchRows * c.K);
   if constexpr (std::is_same_v<T, double>)
     o.loss = t.rows_f64(X, c.y.data(), c.n, c.d, c.K, c.W.data(), c.b.data(), z.data(), o.gW.data(), o.gb.data());
   else o.loss = t.rows_f32(X, c.y.data(), c.n, c.d, c.K, c.W.data(), c.b.data(), z.data(), o.gW.data(), o.gb.data());
