@@ -1,14 +1,12 @@
 #include "lumen/eval/logistic.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <fmt/format.h>
 #include <type_traits>
 
-#include "lumen/core/blas_threads.hpp"
+#include "logistic_kernels.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen::eval {
@@ -17,65 +15,41 @@ namespace {
 
 constexpr std::size_t kHistory = 10;  // L-BFGS correction pairs
 
-// Rows of X per block: about 192 kB of them, which a core's L2 holds between the two products of a block.
-std::size_t block_rows(std::size_t d) { return std::clamp<std::size_t>((192u << 10) / (sizeof(double) * d), 16, 1024); }
-
 // The mean objective f(θ) = (1/n) [Σ CE + ‖W‖² / (2C)] (the same minimiser as C Σ CE + ½‖W‖², better scaled),
-// with θ = [W (K,d) row-major, b (K)]; returns f and writes its gradient. X may be float (a table's rows as they
-// are): each block is widened to double before its products, which reads half the bytes from memory, the
-// products' bound, and gives the same numbers (float to double is exact).
+// with θ = [W (K,d) row-major, b (K)]; returns f and writes its gradient. One fused pass over the rows
+// (logistic_kernels): each row's logits, softmax and share of the gradient while it is in L1, with float rows
+// widened in registers. (Two BLAS products per block with K = 4 spent most of their time packing.)
 template <typename T>
 class Objective {
  public:
   Objective(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t K, double C)
-      : X_(X), y_(y), n_(n), d_(d), K_(K), C_(C), block_(block_rows(d)), Z_(block_ * K) {}
+      : X_(X),
+        y_(y),
+        n_(n),
+        d_(d),
+        K_(K),
+        C_(C),
+        kernels_(logistic_kernels::active()),
+        z_(logistic_kernels::kScratchRows * K) {}
 
   double operator()(const std::vector<double>& theta, std::vector<double>& grad) {
     const double* W = theta.data();
     const double* b = theta.data() + K_ * d_;
-    const auto d = static_cast<int>(d_), K = static_cast<int>(K_);
     const double inv_n = 1.0 / static_cast<double>(n_);
     grad.assign(theta.size(), 0.0);
     double* gb = grad.data() + K_ * d_;
     double loss = 0.0;
-    // One pass over X in blocks of rows small enough to stay in cache: the block's logits, then its share of the
-    // gradient while it is still there (two whole-matrix products would read X from memory twice).
-    for (std::size_t i0 = 0; i0 < n_; i0 += block_) {
-      const std::size_t rows = std::min(block_, n_ - i0);
-      const double* Xb = nullptr;
-      if constexpr (std::is_same_v<T, double>) {
-        Xb = X_ + i0 * d_;
-      } else {
-        Xd_.assign(X_ + i0 * d_, X_ + (i0 + rows) * d_);
-        Xb = Xd_.data();
-      }
-      // Z (rows,K) = X Wᵀ, then + b, softmax in place, minus the one-hot targets: Z becomes P − Y.
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), K, d, 1.0, Xb, d, W, d, 0.0,
-                  Z_.data(), K);
-      for (std::size_t r = 0; r < rows; ++r) {
-        double* z = Z_.data() + r * K_;
-        const auto y = static_cast<std::size_t>(y_[i0 + r]);
-        double top = -INFINITY;
-        for (std::size_t k = 0; k < K_; ++k) top = std::max(top, z[k] += b[k]);
-        double sum = 0.0;
-        for (std::size_t k = 0; k < K_; ++k) sum += std::exp(z[k] - top);
-        const double log_sum = top + std::log(std::max(sum, 1.0));  // sum >= 1: the top term is exp(0)
-        loss += log_sum - z[y];
-        for (std::size_t k = 0; k < K_; ++k) z[k] = std::exp(z[k] - log_sum);
-        z[y] -= 1.0;
-        for (std::size_t k = 0; k < K_; ++k) gb[k] += inv_n * z[k];
-      }
-      // ∇W += (P − Y)ᵀ X / n over the block.
-      cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, d, static_cast<int>(rows), inv_n, Z_.data(), K, Xb, d,
-                  1.0, grad.data(), d);
-    }
-    // ∇W += W / (C n); ∇b = Σ_i (P − Y)_i / n (above).
+    if constexpr (std::is_same_v<T, double>)
+      loss = kernels_.rows_f64(X_, y_, n_, d_, K_, W, b, z_.data(), grad.data(), gb);
+    else loss = kernels_.rows_f32(X_, y_, n_, d_, K_, W, b, z_.data(), grad.data(), gb);
+    // ∇W = (P − Y)ᵀ X / n + W / (C n); ∇b = Σ_i (P − Y)_i / n (the intercept is not penalised).
     double penalty = 0.0;
     const double reg = inv_n / C_;
     for (std::size_t j = 0; j < K_ * d_; ++j) {
       penalty += W[j] * W[j];
-      grad[j] += reg * W[j];
+      grad[j] = inv_n * grad[j] + reg * W[j];
     }
+    for (std::size_t k = 0; k < K_; ++k) gb[k] *= inv_n;
     return inv_n * loss + 0.5 * reg * penalty;
   }
 
@@ -84,9 +58,8 @@ class Objective {
   const int* y_;
   std::size_t n_, d_, K_;
   double C_;
-  std::size_t block_;
-  std::vector<double> Z_;
-  std::vector<double> Xd_;  // a float block widened to double (exactly)
+  const logistic_kernels::Table& kernels_;
+  std::vector<double> z_;  // the kernels' scratch: a block of rows' logits
 };
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
@@ -129,7 +102,6 @@ LogisticModel fit(const T* X, const int* y, std::size_t n, std::size_t d, std::s
   for (std::size_t i = 0; i < n; ++i)
     if (y[i] < 0 || static_cast<std::size_t>(y[i]) >= K)
       throw InputError(fmt::format("logistic regression: label {} of row {} is outside [0, {})", y[i], i, K));
-  const ScopedBlasThreads blas(options.threads);
   Objective<T> f(X, y, n, d, K, options.C);
   const std::size_t p = K * d + K;
   std::vector<double> theta(p, 0.0), grad, next(p), next_grad, dir(p);

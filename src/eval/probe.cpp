@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <fmt/format.h>
+#include <memory>
+#include <new>
 #include <numeric>
 #include <thread>
 
-#include "lumen/core/blas_threads.hpp"
+#include <sys/mman.h>
+
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
@@ -20,6 +24,26 @@ namespace {
 
 void shuffle(std::vector<int>& v, Rng& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+// Floats for gathered rows, never zeroed: 2 MB-aligned and marked for transparent huge pages (where the kernel
+// allows them on request), so that first touching 10 MB takes a few page faults instead of 2,500, which on a VM cost
+// more than the copies themselves.
+struct FreeRows {
+  void operator()(float* p) const { std::free(p); }
+};
+using Rows = std::unique_ptr<float[], FreeRows>;
+
+Rows gathered_rows(std::size_t count) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  const std::size_t bytes = std::max<std::size_t>(count * sizeof(float), 1);
+  const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, rounded);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it the pages are ordinary ones
+#endif
+  return Rows(static_cast<float*>(p));
 }
 
 double mean(const std::vector<double>& v) {
@@ -51,30 +75,41 @@ std::vector<int> stratified_folds(const std::vector<int>& y, std::size_t folds, 
   return fold;
 }
 
-CrossValidation cross_validate(const std::vector<float>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
-                               const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
+namespace {
+
+// cross_validate on X (y.size(), d), sizes already checked.
+CrossValidation cross_validate_rows(const float* X, const std::vector<int>& y, std::size_t d, std::size_t K,
+                                    const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
   const std::size_t n = y.size();
-  if (X.size() != n * d || fold.size() != n) throw InputError("cross-validation: X, y and folds disagree in size");
   CrossValidation cv;
   LogisticModel previous;
+  // One buffer for each side, filled again for every fold and never zeroed first: fresh or zeroed ones per fold
+  // cost more in page faults (tens of thousands over a probe) and memset than the fits' own passes over the rows.
+  std::vector<std::size_t> fold_size(std::max<std::size_t>(folds, 1), 0);
+  for (const int f : fold)
+    if (f >= 0 && static_cast<std::size_t>(f) < folds) ++fold_size[static_cast<std::size_t>(f)];
+  const Rows train_x = gathered_rows(n * d);
+  const Rows test_x = gathered_rows(*std::max_element(fold_size.begin(), fold_size.end()) * d);
+  std::vector<int> train_y, test_y;
+  train_y.reserve(n);
+  test_y.reserve(n);
   for (std::size_t f = 0; f < folds; ++f) {
-    std::vector<float> train_x, test_x;
-    std::vector<int> train_y, test_y;
+    train_y.clear();
+    test_y.clear();
     for (std::size_t i = 0; i < n; ++i) {
       const bool test = fold[i] == static_cast<int>(f);
-      auto& xs = test ? test_x : train_x;
-      xs.insert(xs.end(), X.begin() + static_cast<std::ptrdiff_t>(i * d),
-                X.begin() + static_cast<std::ptrdiff_t>((i + 1) * d));
-      (test ? test_y : train_y).push_back(y[i]);
+      auto& ys = test ? test_y : train_y;
+      std::copy_n(X + i * d, d, (test ? test_x : train_x).get() + ys.size() * d);
+      ys.push_back(y[i]);
     }
     if (test_y.empty() || train_y.empty())
       throw InputError(
           fmt::format("cross-validation: fold {} of {} is empty (too few words for the folds)", f + 1, folds));
     const LogisticModel m =
-        fit_logistic(train_x.data(), train_y.data(), train_y.size(), d, K, options, f > 0 ? &previous : nullptr);
+        fit_logistic(train_x.get(), train_y.data(), train_y.size(), d, K, options, f > 0 ? &previous : nullptr);
     cv.iterations = std::max(cv.iterations, m.iterations);
     cv.converged = cv.converged && m.converged;
-    const std::vector<int> predicted = m.predict(test_x.data(), test_y.size());
+    const std::vector<int> predicted = m.predict(test_x.get(), test_y.size());
     std::size_t right = 0;
     for (std::size_t i = 0; i < test_y.size(); ++i) right += predicted[i] == test_y[i];
     cv.accuracy.push_back(static_cast<double>(right) / static_cast<double>(test_y.size()));
@@ -86,6 +121,15 @@ CrossValidation cross_validate(const std::vector<float>& X, const std::vector<in
     previous = m;
   }
   return cv;
+}
+
+}  // namespace
+
+CrossValidation cross_validate(const std::vector<float>& X, const std::vector<int>& y, std::size_t d, std::size_t K,
+                               const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
+  if (X.size() != y.size() * d || fold.size() != y.size())
+    throw InputError("cross-validation: X, y and folds disagree in size");
+  return cross_validate_rows(X.data(), y, d, K, fold, folds, options);
 }
 
 ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOptions& options) {
@@ -118,15 +162,13 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
                     "{} words (one per fold) and two classes",
                     labels.name, found.size(), labels.words.size(), table.source, r.classes.size(), options.folds));
   const std::size_t n = found.size(), d = table.d(), K = r.classes.size();
-  std::vector<float> X(n * d);
-  std::vector<float> row(d);
+  const Rows X = gathered_rows(n * d);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& [id, w] = found[i];
     r.words.push_back(w->word);
     r.rows.push_back(id);
     r.labels.push_back(static_cast<int>(std::find(r.classes.begin(), r.classes.end(), w->label) - r.classes.begin()));
-    table.E.row_f32(static_cast<std::size_t>(id), row.data());
-    std::copy(row.begin(), row.end(), X.begin() + static_cast<std::ptrdiff_t>(i * d));
+    table.E.row_f32(static_cast<std::size_t>(id), X.get() + i * d);
   }
   r.fold = stratified_folds(r.labels, options.folds, options.seed);
   // The control task: the same words, their labels shuffled across word types (same class sizes).
@@ -138,21 +180,19 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   const std::size_t threads = options.logistic.threads > 0 ? options.logistic.threads : default_threads();
   if (threads >= 2) {
     // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
-    // each, their BLAS on one thread (the skinny products are bound by memory; two BLAS threads per fit lose).
-    // One guard for both, set before either starts, so neither restores a count under the other.
-    const ScopedBlasThreads blas(1);
+    // each (a fit is single-threaded: its objective is one fused pass over the rows).
     LogisticOptions one = options.logistic;
     one.threads = 1;
     std::exception_ptr failed;
     std::thread control([&] {
       try {
-        r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, one);
+        r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, one);
       } catch (...) {
         failed = std::current_exception();
       }
     });
     try {
-      r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, one);
+      r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, one);
     } catch (...) {
       control.join();
       throw;
@@ -160,9 +200,9 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
     control.join();
     if (failed) std::rethrow_exception(failed);
   } else {
-    r.probe = cross_validate(X, r.labels, d, K, r.fold, options.folds, options.logistic);
+    r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, options.logistic);
     if (options.progress) options.progress("control", 1, 2);
-    r.control = cross_validate(X, r.control_labels, d, K, r.fold, options.folds, options.logistic);
+    r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, options.logistic);
   }
   if (options.progress) options.progress("control", 2, 2);
   r.accuracy = mean(r.probe.accuracy);

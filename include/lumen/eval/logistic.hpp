@@ -14,7 +14,8 @@ struct LogisticOptions {
   std::size_t max_iter = 1000;  // L-BFGS iterations
   double tol = 1e-4;            // stop when the largest gradient entry of the mean objective falls below this
                                 // (scikit-learn's default tol, which it passes to L-BFGS-B as gtol)
-  std::size_t threads = 0;      // BLAS threads (0: the default)
+  std::size_t threads = 0;      // the probe: 2 or more runs the probe and control chains concurrently (0: the
+                                // default); a fit itself runs on one thread
 };
 
 struct LogisticModel {
