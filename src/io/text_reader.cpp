@@ -10,6 +10,7 @@
 #include <exception>
 #include <fmt/format.h>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -137,10 +138,11 @@ std::size_t count_fields(const char* s, const char* e) {
 }
 
 // The text is read in slices on a grid of kSliceBytes from the start of the file (page-aligned), one slice per
-// thread per window. A row belongs to the slice it starts in. Each window: every thread counts its slice's rows,
-// the counts number them, each thread parses its rows into their places in E while the slice is still in cache,
-// and the window's pages are released (MappedFile::release). So each page of the map is touched once, and loading
-// holds at most threads x kSliceBytes of the text.
+// thread per window; a row belongs to the slice it starts in. With one thread, rows are parsed straight into E.
+// With more, each window: every thread parses its slice's rows into rows of its own, counting them; the counts
+// number the rows; each thread copies its rows into their places in E; the window's pages are released
+// (MappedFile::release). Each page of the map is read once, while it is parsed, and loading holds at most
+// threads x kSliceBytes of the text.
 constexpr std::size_t kSliceBytes = 4 << 20;
 
 // What one thread parsed: its rows' words (copied out, so that parsed pages can be released) and starts, in order,
@@ -152,7 +154,8 @@ struct SliceRows {
   std::string arena;
   std::vector<Row> rows;
   std::optional<RowError> error;
-  std::vector<float> buf;  // one row in f32 when E is stored narrower
+  std::optional<RowError> pending;  // the first error of the slice in hand, numbered from the slice's first row
+  std::vector<float> buf;           // one row in f32 when E is stored narrower
 };
 
 class TextPass {
@@ -170,6 +173,7 @@ class TextPass {
         out_(E.mutable_data()),
         row_bytes_(E.row_bytes()),
         capacity_(E.rows()),
+        min_len_(has_word ? 2 * dim + 1 : 2 * dim - 1),
         dtype_(E.dtype()),
         stop_(want),
         want_(want),
@@ -187,9 +191,13 @@ class TextPass {
     return n;
   }
 
-  // Parses the rows starting in [a, b), the first numbered `index`, into E and `out`; rows numbered at or past the
-  // first error found so far, or past `want`, are only counted. Returns how many rows start there.
-  std::uint64_t parse(const char* a, const char* b, std::uint64_t index, SliceRows& out) {
+  // Parses the rows starting in [a, b), the first numbered `index`, into `rows` (row i at rows + i * row bytes, for
+  // i below `capacity`); rows from the first error on are only counted. `shared`: the numbers are the table's, and
+  // rows at or past min(want, the first error any thread found) are only counted too; else they count from the
+  // slice's first row, and its first error waits in out.pending for the slice's place in the table. Returns how
+  // many rows start there.
+  std::uint64_t parse(const char* a, const char* b, std::uint64_t index, std::byte* rows, std::uint64_t capacity,
+                      bool shared, SliceRows& out) {
     const std::uint64_t first = index;
     const char* q = a;
     if (q < b && q != text_ && q[-1] != '\n') {
@@ -198,15 +206,16 @@ class TextPass {
     }
     const DType dtype = dtype_;
     if (dtype != DType::f32) out.buf.resize(dim_);
+    std::uint64_t limit = capacity;
     for (; q < b; ++index) {
       const char* e = nullptr;  // the row's end ('\n' or last)
       const auto line_end = [&] {
         const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(last_ - q)));
         return nl != nullptr ? nl : last_;
       };
-      // A row past E's rows (sized by the shortest valid row) comes after a short row, an error found first.
-      if (index < stop_.load(std::memory_order_relaxed) && index < capacity_) {
-        std::byte* row = out_ + index * row_bytes_;
+      // A row past the capacity (sized by the shortest valid row) comes after a short row, an error found first.
+      if (index < (shared ? std::min(limit, stop_.load(std::memory_order_relaxed)) : limit)) {
+        std::byte* row = rows + index * row_bytes_;
         float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(row) : out.buf.data();
         std::string_view word;
         e = scan_row(q, last_, has_word_, dim_, dst, word);
@@ -215,9 +224,9 @@ class TextPass {
         if (err) {
           err->row = index;
           err->column += static_cast<std::size_t>(q - base_);
-          out.error = std::move(err);
-          for (auto seen = stop_.load(); index < seen && !stop_.compare_exchange_weak(seen, index);) {
-          }
+          limit = index;
+          if (shared) lower_stop(index), out.error = std::move(err);
+          else out.pending = std::move(err);
         } else {
           if (has_word_) {
             out.rows.push_back({index, static_cast<std::uint64_t>(q - base_), out.arena.size(), word.size()});
@@ -234,6 +243,26 @@ class TextPass {
       q = e < last_ ? e + 1 : last_;
     }
     return index - first;
+  }
+
+  // Gives a slice parsed apart (parse with shared = false) its place: `parsed` rows found, the first numbered
+  // `first` in the table, whose rows since `since` in out.rows it renumbers; copies them into E (those below want
+  // and before the slice's own first error) and makes that error the table's.
+  void place(std::uint64_t first, std::uint64_t parsed, const std::byte* staged, std::size_t since, SliceRows& out) {
+    for (std::size_t i = since; i < out.rows.size(); ++i) out.rows[i].index += first;
+    std::uint64_t keep = parsed;
+    if (out.pending) {
+      keep = out.pending->row;
+      out.pending->row += first;
+      if (out.pending->row < want_) {  // (a row past want is not a row of the table)
+        lower_stop(out.pending->row);
+        if (!out.error) out.error = std::move(out.pending);
+      }
+      out.pending.reset();
+    }
+    const std::uint64_t room = std::min(want_, capacity_);
+    keep = first < room ? std::min(keep, room - first) : 0;
+    if (keep > 0) std::memcpy(out_ + first * row_bytes_, staged, keep * row_bytes_);
   }
 
   // Reads every slice with `threads` threads; returns the rows in the text (counted up to `want` at least).
@@ -256,11 +285,15 @@ class TextPass {
       for (std::size_t m = first_slice; m < first_slice + slices && rows < want_ && going(); ++m) {
         const auto [a, b] = bounds(m);
         file_.populate(a, b);
-        rows += parse(a, b, rows, found[0]);
+        rows += parse(a, b, rows, out_, capacity_, true, found[0]);
         release(m);
       }
       return rows;
     }
+    // Each thread parses its slice of a window into its own rows (at most slice / min_len + 2 of them), counting
+    // them; the counts number the window's rows; each thread copies its rows into their place in E. The text is
+    // read once, while it is parsed: counting the rows first would read it from memory twice.
+    const std::size_t staged_rows = slice / min_len_ + 2;
     std::vector<std::uint64_t> counts(threads), firsts(threads);
     std::uint64_t rows = 0;  // rows in the windows done
     std::size_t window = 0;
@@ -269,11 +302,12 @@ class TextPass {
     std::exception_ptr error;
     std::mutex mu;
     std::barrier counted(static_cast<std::ptrdiff_t>(threads), [&]() noexcept {
-      for (std::size_t k = 0; k < threads; ++k) firsts[k] = rows, rows += counts[k];
-    });
-    std::barrier parsed(static_cast<std::ptrdiff_t>(threads), [&]() noexcept {
+      bool errors = false;
+      for (std::size_t k = 0; k < threads; ++k)
+        firsts[k] = rows, rows += counts[k], errors |= found[k].pending.has_value();
       ++window;
-      done = window * threads >= slices || rows >= want_ || failed.load() || !going();
+      done =
+          window * threads >= slices || rows >= want_ || failed.load() || (errors && !count_after_error_) || !going();
     });
     // No exception may leave a thread between barriers (the others would wait for it): the first is kept, the
     // pass stops after the window, and it is rethrown.
@@ -287,16 +321,23 @@ class TextPass {
       }
     };
     parallel_for(threads, threads, [&](std::size_t k, std::size_t, std::size_t) {
+      std::unique_ptr<std::byte[]> staged;
+      guarded([&] { staged = std::make_unique_for_overwrite<std::byte[]>(staged_rows * row_bytes_); });
       while (true) {
         const std::size_t m = first_slice + window * threads + k;
         const char* a = last_;
         const char* b = last_;
         if (m < first_slice + slices) std::tie(a, b) = bounds(m);
-        file_.populate(a, b);
-        guarded([&] { counts[k] = count(a, b); });
+        const std::size_t since = found[k].rows.size();
+        counts[k] = 0;
+        if (staged != nullptr)
+          guarded([&] {
+            file_.populate(a, b);
+            // After an error in an earlier window, rows are only counted.
+            counts[k] = rows < stop_.load() ? parse(a, b, 0, staged.get(), staged_rows, false, found[k]) : count(a, b);
+          });
         counted.arrive_and_wait();
-        if (firsts[k] < stop_.load()) guarded([&] { parse(a, b, firsts[k], found[k]); });
-        parsed.arrive_and_wait();
+        if (staged != nullptr) guarded([&] { place(firsts[k], counts[k], staged.get(), since, found[k]); });
         release(m);
         if (done) break;
       }
@@ -308,6 +349,10 @@ class TextPass {
  private:
   // False once an error is found, unless the rows after it are still to be counted.
   bool going() const { return count_after_error_ || stop_.load() == want_; }
+  void lower_stop(std::uint64_t row) {
+    for (auto seen = stop_.load(); row < seen && !stop_.compare_exchange_weak(seen, row);) {
+    }
+  }
 
   const MappedFile& file_;
   const char* base_;
@@ -316,7 +361,7 @@ class TextPass {
   bool has_word_;
   std::size_t dim_;
   std::byte* out_;  // E (capacity_ rows of row_bytes_)
-  std::size_t row_bytes_, capacity_;
+  std::size_t row_bytes_, capacity_, min_len_;
   DType dtype_;
   std::atomic<std::uint64_t> stop_;  // rows from here on are counted, not parsed: min(want, first error's row)
   std::uint64_t want_;
