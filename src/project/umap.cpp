@@ -295,9 +295,15 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
   const std::size_t threads =
       std::max<std::size_t>(1, std::min(o.threads == 0 ? default_threads() : o.threads, edges.size() / 1024));
   // One epoch's updates for edges [begin, end). With one thread, plain reads and writes in edge order: the same map
-  // for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild:
-  // a point's two coordinates may be read between another thread's updates), through relaxed atomics.
-  auto epoch_range = [&](auto access, std::size_t begin, std::size_t end, std::size_t epoch, Rng& draw) {
+  // for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild),
+  // each moving the heads of its edges in place (edges are sorted by head, so each thread's heads are mostly its
+  // own), while the tails and the random points that repel are read from `away`, a copy of Y made at the start of
+  // the epoch, and the tails' moves are summed in `pull` (the thread's own) and added at the end of the epoch.
+  // Reading and writing them live, on lines the other cores keep writing, cost more than the rest of the layout
+  // together (a second thread gained 5%); a position one epoch old is what the other threads' updates make of a
+  // live one anyway. With one thread, `away` is Y and `pull` moves Y itself.
+  auto epoch_range = [&](auto access, const float* away, auto pull, std::size_t begin, std::size_t end,
+                         std::size_t epoch, Rng& draw) {
     const auto alpha =
         static_cast<float>(o.learning_rate * (1.0 - static_cast<double>(epoch) / static_cast<double>(r.epochs)));
     const auto now = static_cast<double>(epoch);
@@ -305,24 +311,23 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
       if (next_sample[s] > now) continue;
       const auto j = static_cast<std::size_t>(g.head[edges[s]]), k = static_cast<std::size_t>(g.tail[edges[s]]);
       float* cur = Y + 2 * j;
-      float* oth = Y + 2 * k;
       float cx = access.load(cur[0]), cy = access.load(cur[1]);
-      float dx = cx - access.load(oth[0]), dy = cy - access.load(oth[1]), d2 = dx * dx + dy * dy;
+      float dx = cx - away[2 * k], dy = cy - away[2 * k + 1], d2 = dx * dx + dy * dy;
       if (d2 > 0) {                        // attraction along the edge, both ends move
         const float pb = std::pow(d2, b);  // d^2b; d^2(b-1) = d^2b / d^2 (one pow, not two)
         const float coeff = -2.0f * a * b * (pb / d2) / (a * pb + 1.0f);
         const float gx = clip(coeff * dx) * alpha, gy = clip(coeff * dy) * alpha;
         cx += gx, cy += gy;
         access.store(cur[0], cx), access.store(cur[1], cy);
-        access.store(oth[0], access.load(oth[0]) - gx), access.store(oth[1], access.load(oth[1]) - gy);
+        pull(k, gx, gy);
       }
       next_sample[s] += per_sample[s];
       const auto negatives = static_cast<std::size_t>(std::max(0.0, (now - next_negative[s]) / per_negative[s]));
       for (std::size_t p = 0; p < negatives; ++p) {  // repulsion from random points, only this end moves
         const std::size_t m = draw.below(n);
         if (m == j) continue;
-        oth = Y + 2 * m;
-        dx = cx - access.load(oth[0]), dy = cy - access.load(oth[1]), d2 = dx * dx + dy * dy;
+        const float* far = away + 2 * m;  // (Y itself with one thread)
+        dx = cx - far[0], dy = cy - far[1], d2 = dx * dx + dy * dy;
         if (!(d2 > 0)) continue;
         const float coeff = 2.0f * gamma * b / ((0.001f + d2) * (a * std::pow(d2, b) + 1.0f));
         cx += clip(coeff * dx) * alpha, cy += clip(coeff * dy) * alpha;
@@ -339,14 +344,31 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
     float load(float& x) const { return std::atomic_ref<float>(x).load(std::memory_order_relaxed); }
     void store(float& x, float v) const { std::atomic_ref<float>(x).store(v, std::memory_order_relaxed); }
   };
+  // Several threads: Y at the start of the round, and each thread's moves of the tails of its edges.
+  constexpr std::size_t kRounds = 4;
+  std::vector<float> before(threads > 1 ? r.Y.size() : 0);
+  std::vector<std::vector<float>> pulls(threads > 1 ? threads : 0, std::vector<float>(r.Y.size()));
   for (std::size_t epoch = 0; epoch < r.epochs; ++epoch) {
     if (threads == 1) {
-      epoch_range(Plain{}, 0, edges.size(), epoch, rng);
+      epoch_range(
+          Plain{}, Y, [Y](std::size_t k, float gx, float gy) { Y[2 * k] -= gx, Y[2 * k + 1] -= gy; }, 0, edges.size(),
+          epoch, rng);
     } else {
-      parallel_for(edges.size(), threads, [&](std::size_t begin, std::size_t end, std::size_t t) {
-        Rng local(o.seed ^ (0x9e3779b97f4a7c15ull * (epoch * threads + t + 1)));
-        epoch_range(Shared{}, begin, end, epoch, local);
-      });
+      // In kRounds rounds of the epoch's edges, so that what the threads read is at most a round old.
+      for (std::size_t round = 0; round < kRounds; ++round) {
+        const std::size_t from = edges.size() * round / kRounds, to = edges.size() * (round + 1) / kRounds;
+        std::copy(r.Y.begin(), r.Y.end(), before.begin());
+        parallel_for(to - from, threads, [&](std::size_t begin, std::size_t end, std::size_t t) {
+          Rng local(o.seed ^ (0x9e3779b97f4a7c15ull * ((epoch * kRounds + round) * threads + t + 1)));
+          float* pull = pulls[t].data();
+          epoch_range(
+              Shared{}, before.data(),
+              [pull](std::size_t k, float gx, float gy) { pull[2 * k] -= gx, pull[2 * k + 1] -= gy; }, from + begin,
+              from + end, epoch, local);
+        });
+        for (auto& pull : pulls)
+          for (std::size_t i = 0; i < pull.size(); ++i) r.Y[i] += pull[i], pull[i] = 0.0f;
+      }
     }
     if (epoch % 10 == 9 || epoch + 1 == r.epochs) report("layout", epoch + 1, r.epochs);
   }

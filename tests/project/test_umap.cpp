@@ -134,7 +134,13 @@ TEST(Umap, SeveralThreadsShareTheLayoutAndStillSeparateClusters) {
   for (const float v : r.Y) ASSERT_TRUE(std::isfinite(v));
   const auto sample = sample_points(n, n, 1);
   const Neighbours original = query_neighbours(X, sample, 10, false, 1);
-  EXPECT_GT(knn_preservation(original, map_neighbours(r.Y, n, sample, 10, 1), 10), 0.25);
+  const double shared = knn_preservation(original, map_neighbours(r.Y, n, sample, 10, 1), 10);
+  EXPECT_GT(shared, 0.25);
+  // The threads read the tails and the repelling points as they were at the start of a round (a quarter epoch):
+  // the map keeps as many neighbours as the one-thread layout, which reads everything live.
+  o.threads = 1;
+  const UmapResult one = umap(X, o);
+  EXPECT_GT(shared, knn_preservation(original, map_neighbours(one.Y, n, sample, 10, 1), 10) - 0.05);
 }
 
 TEST(Umap, HnswGraphAboveTheThresholdFindsTheExactNeighboursNearlyAll) {
