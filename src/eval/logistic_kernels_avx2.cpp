@@ -35,17 +35,7 @@ struct Lanes {
   }
 };
 
-#include "logistic_kernels_simd.hpp"  // over its Lanes
-
-double rows_f64(const double* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
-                const double* b, double* z, double* gW, double* gb) {
-  return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
-}
-
-double rows_f32(const float* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
-                const double* b, double* z, double* gW, double* gb) {
-  return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
-}
+#include "logistic_kernels_simd.hpp"  // over its Lanes: rows_f64 and rows_f32
 
 }  // namespace
 

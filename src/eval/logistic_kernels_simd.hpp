@@ -1,9 +1,10 @@
-// The SIMD logistic-regression row kernels, written once over a lane type L of doubles (defined by
+// The SIMD logistic-regression row kernels, written once over a lane type L of doubles (`Lanes`, defined by
 // logistic_kernels_avx2.cpp and logistic_kernels_avx512.cpp, which include this inside their anonymous namespace, so
-// each ISA's instances stay its own): kWidth doubles per register V (+ * on V element-wise), kGroup classes whose
-// logits one pass over the row sums, zero(), set1, load / load_first (double or float, widened), store, and
-// reduce16 over the 16 / kWidth registers that hold lanes 0-15 in order. The operations and their order are
-// logistic_kernels_generic.cpp's, lane by lane, so the results agree bit for bit.
+// each ISA's instances stay its own, and take the table's entries rows_f64 and rows_f32 from its end): kWidth doubles
+// per register V (+ * on V element-wise), kGroup classes whose logits one pass over the row sums, zero(), set1, load /
+// load_first (double or float, widened), store, and reduce16 over the 16 / kWidth registers that hold lanes 0-15 in
+// order. The operations and their order are logistic_kernels_generic.cpp's, lane by lane, so the results agree bit for
+// bit.
 
 // z[g] = W_{k+g} · x + b_{k+g} for the G classes from k: one read of the row for all G dot products.
 template <class L, std::size_t G, typename T>
@@ -89,4 +90,15 @@ double rows(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t 
     for (; k < K; ++k) gradient<L, 1>(z, K, Xb, block, d, k, gW);
   }
   return loss;
+}
+
+// The table's entries, over the including file's Lanes.
+double rows_f64(const double* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
+                const double* b, double* z, double* gW, double* gb) {
+  return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
+}
+
+double rows_f32(const float* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
+                const double* b, double* z, double* gW, double* gb) {
+  return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
 }
