@@ -93,12 +93,12 @@ double rows(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t 
 }
 
 // The table's entries, over the including file's Lanes.
-double rows_f64(const double* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
-                const double* b, double* z, double* gW, double* gb) {
+inline double rows_f64(const double* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
+                       const double* b, double* z, double* gW, double* gb) {
   return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
 }
 
-double rows_f32(const float* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
-                const double* b, double* z, double* gW, double* gb) {
+inline double rows_f32(const float* X, const int* y, std::size_t n, std::size_t d, std::size_t K, const double* W,
+                       const double* b, double* z, double* gW, double* gb) {
   return rows<Lanes>(X, y, n, d, K, W, b, z, gW, gb);
 }
