@@ -1,4 +1,5 @@
 // The plain reference the SIMD variants are tested against (logistic_kernel_table.hpp states the contract).
+#include <algorithm>
 #include <cmath>
 
 #include "logistic_kernel_table.hpp"
@@ -41,7 +42,7 @@ double rows(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t 
       z[k] = std::exp(z[k] - top);
       sum = sum + z[k];
     }
-    loss = loss + ((top + std::log(sum)) - zy);
+    loss = loss + ((top + std::log(std::max(sum, 1.0))) - zy);  // (max: sum >= 1 already; says so to cppcheck)
     for (std::size_t k = 0; k < K; ++k) {
       const double a = z[k] / sum - (k == label ? 1.0 : 0.0);  // p_k − y_k
       gb[k] = gb[k] + a;

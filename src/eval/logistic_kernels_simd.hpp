@@ -78,7 +78,7 @@ double rows(const T* X, const int* y, std::size_t n, std::size_t d, std::size_t 
         zr[c] = __builtin_exp(zr[c] - top);
         sum = sum + zr[c];
       }
-      loss = loss + ((top + __builtin_log(sum)) - zy);
+      loss = loss + ((top + __builtin_log(sum < 1.0 ? 1.0 : sum)) - zy);
       for (std::size_t c = 0; c < K; ++c) {
         zr[c] = zr[c] / sum - (c == label ? 1.0 : 0.0);  // p_c − y_c
         gb[c] = gb[c] + zr[c];
