@@ -47,7 +47,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
     m->data_ = static_cast<const char*>(p);
     m->mapped_ = true;
   }
-  ::close(fd);  // the mapping stays valid
+  m->fd_ = fd;  // for read(); the mapping needs no descriptor
   return m;
 }
 
@@ -59,27 +59,27 @@ std::shared_ptr<const MappedFile> MappedFile::over(std::string_view bytes, std::
   return m;
 }
 
-void MappedFile::release(const char* from, const char* to) const {
-  if (!mapped_ || to <= from) return;
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const char* b = from + (page - reinterpret_cast<std::uintptr_t>(from) % page) % page;  // whole pages only
-  const char* e = to - reinterpret_cast<std::uintptr_t>(to) % page;
-  if (e > b)  // advice: failure costs memory only
-    (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(e - b), MADV_DONTNEED);
-}
-
-void MappedFile::populate(const char* from, const char* to) const {
-#ifndef MADV_POPULATE_READ
-  constexpr int MADV_POPULATE_READ = 22;  // Linux 5.14; older kernels answer EINVAL, which is ignored
-#endif
-  if (!mapped_ || to <= from) return;
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const char* b = from - reinterpret_cast<std::uintptr_t>(from) % page;  // the pages touching [from, to)
-  (void)::madvise(const_cast<char*>(b), static_cast<std::size_t>(to - b), MADV_POPULATE_READ);
+void MappedFile::read(std::size_t offset, char* dst, std::size_t n) const {
+  if (offset > size_ || n > size_ - offset)
+    throw IoError(
+        fmt::format("cannot read {}: bytes {}..{} lie past its end ({} bytes)", path_, offset, offset + n, size_));
+  if (fd_ < 0) {
+    std::memcpy(dst, data_ + offset, n);
+    return;
+  }
+  while (n > 0) {
+    const ssize_t got = ::pread(fd_, dst, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      throw IoError(fmt::format("cannot read {} at byte {}: {}", path_, offset,
+                                got < 0 ? std::strerror(errno) : "the file has shrunk since it was opened"));
+    dst += got, offset += static_cast<std::size_t>(got), n -= static_cast<std::size_t>(got);
+  }
 }
 
 MappedFile::~MappedFile() {
   if (mapped_) ::munmap(const_cast<char*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace lumen::io

@@ -1,6 +1,6 @@
 #pragma once
-// A read-only memory map of a whole file: readers parse it in place, and safetensors/.npy tables borrow it
-// (Matrix::borrow with the map as keepalive), so opening them copies nothing.
+// A read-only memory map of a whole file: binary readers parse it in place, and safetensors/.npy tables borrow it
+// (Matrix::borrow with the map as keepalive), so opening them copies nothing. Text tables are read through read().
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,14 +22,11 @@ class MappedFile {
   std::size_t size() const { return size_; }
   std::string_view view() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
-  // Drops the pages lying wholly inside [from, to) from this process's resident memory once they are parsed
-  // (the kernel's page cache keeps them; touching them again reads them back unchanged, as the map is private
-  // and never written). Keeps a text table's peak memory at the table plus the pages in flight. No-op for
-  // over() maps, whose bytes belong to the caller.
-  void release(const char* from, const char* to) const;
-  // Maps the pages of [from, to) in one call (MADV_POPULATE_READ), ahead of a pass that reads them all: one
-  // system call instead of a page fault per few pages. No-op where the kernel lacks it, and for over() maps.
-  void populate(const char* from, const char* to) const;
+  // Copies the file's bytes [offset, offset + n) into dst. For a file this is a read of the file (pread), not of
+  // the map: the kernel copies from its page cache through its own large-page mapping, where parsing a map's 4 kB
+  // pages in place costs a TLB miss and a page-table walk each, and leaves them resident. Text tables are parsed
+  // from such copies, a few hundred kB at a time. Throws IoError if the file has shrunk since it was opened.
+  void read(std::size_t offset, char* dst, std::size_t n) const;
 
  private:
   MappedFile() = default;
@@ -37,6 +34,7 @@ class MappedFile {
   const char* data_ = "";
   std::size_t size_ = 0;
   bool mapped_ = false;
+  int fd_ = -1;  // kept open for read()
 };
 
 }  // namespace lumen::io

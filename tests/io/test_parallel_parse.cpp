@@ -182,5 +182,47 @@ TEST(ParallelParse, TablesOfSeveralWindowsKeepExactLinesAtEveryThreadCount) {
   expect_same_at_every_thread_count(dir.write("glove-good.txt", rows + "\n\n"), Format::glove);
 }
 
+// Rows longer than the chunk a thread copies the text in (256 kB): the copy grows to hold a whole row, and a bad
+// value deep inside such a row is reported at its exact line and byte offset at every thread count.
+TEST(ParallelParse, RowsLongerThanTheCopiedChunkParseWhole) {
+  ScratchDir dir;
+  constexpr std::size_t kRows = 12, kDim = 60000;  // rows of about 600 kB, 7 MB in all
+  std::string rows;
+  std::vector<std::size_t> row_at;
+  for (std::size_t i = 0; i < kRows; ++i) {
+    row_at.push_back(rows.size());
+    rows += fmt::format("w{}", i);
+    for (std::size_t k = 0; k < kDim; ++k) rows += fmt::format(" {:.6f}", static_cast<double>(i * kDim + k) * 1e-7);
+    rows += '\n';
+  }
+  const std::string header = fmt::format("{} {}\n", kRows, kDim);
+  const std::string good = dir.write("long.txt", header + rows);
+  expect_same_at_every_thread_count(good);
+  const Table t = open_table(good, {.threads = 2});
+  ASSERT_EQ(t.V(), kRows);
+  ASSERT_EQ(t.d(), kDim);
+  for (std::size_t i : {0u, 5u, 11u})
+    for (std::size_t k : {0u, 30000u, 59999u})
+      EXPECT_EQ(t.E.at(i, k), static_cast<float>(std::stod(fmt::format("{:.6f}", (i * kDim + k) * 1e-7))));
+  expect_same_at_every_thread_count(dir.write("long-glove.txt", rows), Format::glove);
+
+  // Value 50001 of row 7 spoiled: the offset is that value's, 500 kB into its line.
+  std::string text = header + rows;
+  const std::size_t line = header.size() + row_at[7];
+  std::size_t value = text.find(' ', line);
+  for (int k = 0; k < 50000; ++k) value = text.find(' ', value + 1);
+  text[value + 3] = 'x';
+  const std::string bad = dir.write("long-bad.txt", text);
+  expect_same_at_every_thread_count(bad);
+  try {
+    open_table(bad, {.threads = 2});
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 9u) << e.what();
+    EXPECT_EQ(e.offset(), value + 1) << e.what();
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("value 50001 of 60000")) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace lumen::io

@@ -1,0 +1,82 @@
+#pragma once
+// The values of a text table's row in their common spelling, found 64 bytes at a time: masks of the separators,
+// points, signs and digits of a block (SSE2, which every x86-64 CPU has: no dispatch, one result) give each value's
+// start, point and end without a byte loop, so consecutive values do not wait on each other to be found. Only
+// values like "-0.123456" (a sign, 1-7 digits, '.', 1-7 digits) after single spaces, and a row ending in '\n',
+// are read here, with parse_float_common's arithmetic (bit for bit its values); anything else returns nullptr and
+// the row is read again by the general scanner (text_reader.cpp's scan_row, the reference the tests compare with).
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <emmintrin.h>
+
+#include "parse_float_fast.hpp"
+
+namespace lumen::io::detail {
+
+// Bytes readable past the end of the text a row is scanned in (a block's last load, then one load8).
+inline constexpr std::size_t kRowScanPadding = 64 + 16;
+
+struct RowBlock {
+  std::uint64_t sep = 0, newline = 0, point = 0, minus = 0, digit = 0;  // bit i: byte i of the block
+};
+
+inline RowBlock row_block(const char* p) {
+  RowBlock m;
+  for (int i = 0; i < 4; ++i) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+    const auto bits = [i](__m128i x) {
+      return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(x))) << (16 * i);
+    };
+    const __m128i nl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
+    m.sep |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), nl));
+    m.newline |= bits(nl);
+    m.point |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+    m.minus |= bits(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    m.digit |=
+        bits(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+  }
+  return m;
+}
+
+// `p`: the space before a row's first value; `tend`: a '\n' or the end of the text, which the row cannot pass
+// (kRowScanPadding bytes must be readable after it). Writes dim values to out and returns the row's '\n', or
+// nullptr where the row is not of the common spelling (out then holds anything).
+inline const char* scan_values_fast(const char* p, const char* tend, std::size_t dim, float* out) {
+  std::size_t k = 0;
+  while (true) {
+    RowBlock m = row_block(p);
+    if (tend - p < 63) {  // nothing past tend counts (bytes there belong to later rows, or to no text)
+      const std::uint64_t keep = (std::uint64_t{2} << (tend - p)) - 1;
+      m.sep &= keep, m.newline &= keep;
+    }
+    std::uint64_t ends = m.sep & ~std::uint64_t{1};  // bit 0 is the space before the next value
+    if (ends == 0) return nullptr;                   // a value of over 62 bytes, or the row passes tend
+    unsigned pos = 0;
+    for (; ends != 0; ends &= ends - 1) {
+      const auto end = static_cast<unsigned>(std::countr_zero(ends));
+      const unsigned start = pos + 1, len = end - start;
+      const std::uint64_t span = ((std::uint64_t{1} << len) - 1) << start;
+      const auto neg = static_cast<unsigned>((m.minus >> start) & 1);
+      const std::uint64_t point = m.point & span;
+      const auto at = static_cast<unsigned>(std::countr_zero(point));
+      const unsigned n1 = at - start - neg, n2 = end - at - 1;
+      // One point, digits elsewhere (a sign first), 1-7 digits on each side; len == 0 is a double separator.
+      if (len == 0 || point == 0 || (point & (point - 1)) != 0 ||
+          ((m.digit | point | (std::uint64_t{neg} << start)) & span) != span || n1 - 1 >= 7 || n2 - 1 >= 7)
+        return nullptr;
+      const std::uint64_t mantissa =
+          std::uint64_t{digits_value(load8(p + start + neg), static_cast<int>(n1))} * kPow10Int[n2] +
+          digits_value(load8(p + at + 1), static_cast<int>(n2));
+      const auto v = static_cast<float>(divide_pow10(static_cast<double>(mantissa), static_cast<int>(n2)));
+      out[k++] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(v) | (neg << 31));
+      const bool newline = ((m.newline >> end) & 1) != 0;
+      if (k == dim) return newline ? p + end : nullptr;  // (trailing blanks or more values: the general scanner)
+      if (newline) return nullptr;                       // too few values
+      pos = end;
+    }
+    p += pos;
+  }
+}
+
+}  // namespace lumen::io::detail
