@@ -7,8 +7,8 @@ Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is fa
   (1 by default; gensim is single-threaded) and, as an extra column, lumen at --threads2 (default 2), with the
   targets of issue #18 (>= 40x gensim at 1 thread, >= 70x at 2) and lumen's MB/s;
   peak memory of loading the 50,000 x 300 table: the peak RSS (ru_maxrss) of a process that only loads it,
-  gensim (python3 + import gensim + load) against `lumen --threads N info` (lumen's figure includes the pages
-  of the memory-mapped text file it parses in place, which the kernel can drop at any time);
+  gensim (python3 + import gensim + load) against `lumen --threads N info` (lumen reads the text through copies
+  of 256 kB per thread, so its figure is the table, the words and those copies);
   open .safetensors / .npy: 10,000 x 128 (5 MB), 10,000 x 5,120 (205 MB) and 50,000 x 1,024 (205 MB): lumen maps
   the file (time independent of the bytes; the rows, labelled "0".."V-1", cost a vocabulary of V strings),
   NumPy np.load(mmap_mode="r") / a JSON header + np.memmap (no labels at all).
