@@ -170,7 +170,6 @@ struct TextCopy {
   std::uint64_t at = 0;  // the file offset of bytes[0]
   std::size_t size = 0;  // bytes copied
   std::size_t end = 0;   // bytes[end] is '\n', or end == size is where the text ends
-  bool filled = false;
 };
 
 // What one thread parsed: its rows' words (copied out) and starts, in order, and its first error (row: the row's
@@ -242,7 +241,7 @@ class TextPass {
     if (dtype != DType::f32) out.buf.resize(dim_);
     std::uint64_t limit = capacity;
     for (; q < stop; ++index) {
-      if (!t.filled || q < t.at || q > t.at + t.end) copy_from(t, q, stop);
+      if (t.bytes == nullptr || q < t.at || q > t.at + t.end) copy_from(t, q, stop);
       const char* s = t.bytes.get() + (q - t.at);
       const char* tend = t.bytes.get() + t.end;  // '\n' or the text's end: no row starting at s runs past it
       const char* e = nullptr;                   // the row's end ('\n' or tend)
@@ -297,7 +296,7 @@ class TextPass {
       const auto n = static_cast<std::size_t>(std::min<std::uint64_t>({t.capacity, last - from, ahead}));
       file_.read(static_cast<std::size_t>(from), t.bytes.get(), n);
       std::memset(t.bytes.get() + n, 0, kRowScanPadding);  // (no text: no separator, digit or newline)
-      t.at = from, t.size = n, t.filled = true;
+      t.at = from, t.size = n;
       if (from + n == last) {
         t.end = n;
         return;
