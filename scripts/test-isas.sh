@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the unit tests of every module with run-time-dispatched kernels (core, nn, search, eval, project, train)
+# Runs the unit tests of every module with run-time-dispatched kernels (core, nn, io, search, eval, project, train)
 # once more for each kernel variant this CPU runs besides its best one, which the normal ctest run already
 # covers: LUMEN_ISA forces the variant, so a machine's CPU cannot hide a kernel-dependent result.
 # Usage: scripts/test-isas.sh [BUILD_DIR] (default: build)
@@ -14,5 +14,5 @@ for isa in $isas; do
   [ "$isa" = "$best" ] && continue
   echo "=== LUMEN_ISA=$isa: dispatched modules' unit tests"
   LUMEN_ISA=$isa ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 \
-    -L '^(core|nn|search|eval|project|train)$'
+    -L '^(core|nn|io|search|eval|project|train)$'
 done

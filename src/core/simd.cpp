@@ -31,7 +31,8 @@ bool cpu_has_f16c() {
 Isa detected_isa() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && cpu_has_f16c())
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && cpu_has_f16c() &&
+      __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
     return Isa::avx512;
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c()) return Isa::avx2;
   return Isa::generic;

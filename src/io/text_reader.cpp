@@ -20,7 +20,7 @@
 
 #include "io/parse_float_fast.hpp"
 #include "io/readers.hpp"
-#include "io/text_row_fast.hpp"
+#include "io/text_row_kernels.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/io/parse_float.hpp"
@@ -28,6 +28,8 @@
 namespace lumen::io::detail {
 
 namespace {
+
+using text_row_kernels::kRowScanPadding;
 
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 inline bool is_sep(char c) { return c == ' ' || c == '\t'; }
@@ -111,15 +113,15 @@ const char* scan_row(const char* s, const char* last, bool has_word, std::size_t
 }
 
 // scan_row for the common row (a word, then values such as "-0.123456" after single spaces, then '\n'), its values
-// found a block at a time (text_row_fast.hpp); nullptr for any other row, which scan_row then reads. `last` must
-// have kRowScanPadding readable bytes after it.
-[[gnu::noinline]] const char* scan_row_fast(const char* s, const char* last, std::size_t dim, float* out,
-                                            std::string_view& word) {
+// found a block at a time by the dispatched scanner (text_row_kernel_table.hpp); nullptr for any other row, which
+// scan_row then reads. `last` must have kRowScanPadding readable bytes after it.
+const char* scan_row_fast(const text_row_kernels::Table& kernels, const char* s, const char* last, std::size_t dim,
+                          float* out, std::string_view& word) {
   const char* p = s;
   while (p < last && !is_sep(*p) && *p != '\n') ++p;
   if (p == s || p == last || *p != ' ') return nullptr;
   word = std::string_view(s, static_cast<std::size_t>(p - s));
-  return scan_values_fast(p, last, dim, out);
+  return kernels.scan_values(p, last, dim, out);
 }
 
 // Parses a non-negative decimal integer at p (after spaces); nullopt if none or it overflows.
@@ -254,7 +256,7 @@ class TextPass {
         std::byte* row = rows + index * row_bytes_;
         float* dst = dtype == DType::f32 ? reinterpret_cast<float*>(row) : out.buf.data();
         std::string_view word;
-        if (has_word_) e = scan_row_fast(s, tend, dim_, dst, word);
+        if (has_word_) e = scan_row_fast(kernels_, s, tend, dim_, dst, word);
         if (e == nullptr) e = scan_row(s, tend, has_word_, dim_, dst, word);
         std::optional<RowError> err;
         if (e == nullptr) e = line_end(), err = parse_row(s, e, has_word_, dim_, dst, word);
@@ -414,6 +416,7 @@ class TextPass {
   }
 
   const MappedFile& file_;
+  const text_row_kernels::Table& kernels_ = text_row_kernels::active();
   const char* base_;
   const char* text_;
   const char* last_;

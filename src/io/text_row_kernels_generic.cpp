@@ -1,21 +1,23 @@
-#pragma once
-// The values of a text table's row in their common spelling, found 64 bytes at a time: masks of the separators,
-// points, signs and digits of a block (SSE2, which every x86-64 CPU has: no dispatch, one result) give each value's
-// start, point and end without a byte loop, so consecutive values do not wait on each other to be found. Only
-// values like "-0.123456" (a sign, 1-7 digits, '.', 1-7 digits) after single spaces, and a row ending in '\n',
-// are read here, with parse_float_common's arithmetic (bit for bit its values); anything else returns nullptr and
-// the row is read again by the general scanner (text_reader.cpp's scan_row, the reference the tests compare with).
+// The generic row-value scanner (text_row_kernel_table.hpp): masks of a 64-byte block's separators, points, signs
+// and digits (SSE2, which every x86-64 CPU has) give each value's start, point and end without a byte loop, so
+// consecutive values do not wait on each other to be found; each value is then read with parse_float_common's
+// arithmetic. The AVX2 variant is this one: 32-byte compares would save a few instructions per 64 bytes.
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <emmintrin.h>
 
-#include "parse_float_fast.hpp"
+#include "io/parse_float_fast.hpp"
+#include "io/text_row_kernel_table.hpp"
 
-namespace lumen::io::detail {
+namespace lumen::io::text_row_kernels {
 
-// Bytes readable past the end of the text a row is scanned in (a block's last load, then one load8).
-inline constexpr std::size_t kRowScanPadding = 64 + 16;
+namespace {
+
+using detail::digits_value;
+using detail::divide_pow10;
+using detail::kPow10Int;
+using detail::load8;
 
 struct RowBlock {
   // bit i: byte i of the block is a separator (' ' or '\n'); a '.'; a '-' after a separator; a byte a value may
@@ -23,7 +25,7 @@ struct RowBlock {
   std::uint64_t sep = 0, point = 0, sign = 0, valid = 0;
 };
 
-inline RowBlock row_block(const char* p) {
+RowBlock row_block(const char* p) {
   RowBlock m;
   std::uint64_t minus = 0, digit = 0;
   for (std::size_t i = 0; i < 4; ++i) {
@@ -41,10 +43,8 @@ inline RowBlock row_block(const char* p) {
   return m;
 }
 
-// `p`: the space before a row's first value; `tend`: a '\n' or the end of the text, which the row cannot pass
-// (kRowScanPadding bytes must be readable after it). Writes dim values to out and returns the row's '\n', or
-// nullptr where the row is not of the common spelling (out then holds anything).
-inline const char* scan_values_fast(const char* p, const char* tend, std::size_t dim, float* out) {
+// The values of the common row, read one after the other with parse_float_common's arithmetic.
+const char* scan_values(const char* p, const char* tend, std::size_t dim, float* out) {
   float* const out_end = out + dim;
   while (true) {
     RowBlock m = row_block(p);
@@ -78,4 +78,9 @@ inline const char* scan_values_fast(const char* p, const char* tend, std::size_t
   }
 }
 
-}  // namespace lumen::io::detail
+}  // namespace
+
+const Table kGeneric = {scan_values};
+const Table kAvx2 = {scan_values};
+
+}  // namespace lumen::io::text_row_kernels
