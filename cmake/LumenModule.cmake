@@ -1,7 +1,7 @@
 # lumen_module(NAME DEPS ...): a static library lumen_NAME from src/NAME/*.cpp (an INTERFACE library while empty).
 # Files named *_avx2.cpp / *_avx512.cpp get the matching ISA flags: they hold the run-time-dispatched kernels
 # (see include/lumen/core/simd.hpp); everything else is built for the baseline x86-64.
-set(LUMEN_AVX2_FLAGS -mavx2 -mfma -mf16c -ffp-contract=off -Wno-uninitialized -Wno-maybe-uninitialized)
+set(LUMEN_AVX2_FLAGS -mavx2 -mfma -mf16c -mpopcnt -mbmi -ffp-contract=off -Wno-uninitialized -Wno-maybe-uninitialized)
 set(LUMEN_AVX512_FLAGS -mavx512f -mavx512bw -mavx512vl -mavx512dq -mpopcnt -mbmi -mavx2 -mfma -mf16c -ffp-contract=off -Wno-uninitialized -Wno-maybe-uninitialized)
 
 function(lumen_module name)

@@ -34,7 +34,9 @@ Isa detected_isa() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma") && cpu_has_f16c() &&
       __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
     return Isa::avx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c()) return Isa::avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c() &&
+      __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+    return Isa::avx2;
   return Isa::generic;
 }
 

@@ -1,7 +1,7 @@
 // The generic row-value scanner (text_row_kernel_table.hpp): masks of a 64-byte block's separators, points, signs
 // and digits (SSE2, which every x86-64 CPU has) give each value's start, point and end without a byte loop, so
 // consecutive values do not wait on each other to be found; each value is then read with parse_float_common's
-// arithmetic. The AVX2 variant is this one: 32-byte compares would save a few instructions per 64 bytes.
+// arithmetic.
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -81,6 +81,5 @@ const char* scan_values(const char* p, const char* tend, std::size_t dim, float*
 }  // namespace
 
 const Table kGeneric = {scan_values};
-const Table kAvx2 = {scan_values};
 
 }  // namespace lumen::io::text_row_kernels
