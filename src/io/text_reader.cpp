@@ -155,8 +155,9 @@ std::size_t count_fields(const char* s, const char* e) {
 
 // The text is read in slices on a grid of kSliceBytes from the start of the file (page-aligned), one slice per
 // thread per window; a row belongs to the slice it starts in. With one thread, rows are parsed straight into E.
-// With more, each window: every thread parses its slice's rows into rows of its own, counting them; the counts
-// number the rows; each thread copies its rows into their places in E. Each thread reads its slices through a copy
+// With more, each window: the first thread parses its slice straight into E (its first row's number is known),
+// every other thread parses its slice's rows into rows of its own, counting them; the counts number the rows; each
+// of those threads copies its rows into their places in E. Each thread reads its slices through a copy
 // of a chunk at a time (TextCopy), so the text is read once and loading holds at most threads x kChunkBytes of it
 // (the map's pages are touched only for the header, the first row and an error's line).
 constexpr std::size_t kSliceBytes = 4 << 20;
@@ -353,9 +354,9 @@ class TextPass {
       }
       return rows;
     }
-    // Each thread parses its slice of a window into its own rows (at most slice / min_len + 2 of them), counting
-    // them; the counts number the window's rows; each thread copies its rows into their place in E. The text is
-    // read once, while it is parsed: counting the rows first would read it from memory twice.
+    // Each thread but the first parses its slice of a window into its own rows (at most slice / min_len + 2 of
+    // them), counting them; the counts number the window's rows; each copies its rows into their place in E. The text
+    // is read once, while it is parsed: counting the rows first would read it from memory twice.
     const std::size_t staged_rows = slice / min_len_ + 2;
     std::vector<std::uint64_t> counts(threads), firsts(threads);
     std::uint64_t rows = 0;  // rows in the windows done
@@ -384,8 +385,12 @@ class TextPass {
       }
     };
     parallel_for(threads, threads, [&](std::size_t k, std::size_t, std::size_t) {
-      std::unique_ptr<std::byte[]> staged;
-      guarded([&] { staged = std::make_unique_for_overwrite<std::byte[]>(staged_rows * row_bytes_); });
+      std::unique_ptr<std::byte[]> staged;  // (the first thread parses into E)
+      bool ready = false;                   // false where the buffer could not be had
+      guarded([&] {
+        if (k != 0) staged = std::make_unique_for_overwrite<std::byte[]>(staged_rows * row_bytes_);
+        ready = true;
+      });
       while (true) {
         const std::size_t m = first_slice + window * threads + k;
         const char* a = last_;
@@ -393,13 +398,16 @@ class TextPass {
         if (m < first_slice + slices) std::tie(a, b) = bounds(m);
         const std::size_t since = found[k].rows.size();
         counts[k] = 0;
-        if (staged != nullptr)
+        if (ready)
           guarded([&] {
-            // After an error in an earlier window, rows are only counted.
-            counts[k] = rows < stop_.load() ? parse(a, b, 0, staged.get(), staged_rows, false, found[k]) : count(a, b);
+            // After an error in an earlier window, rows are only counted. The window's first slice starts at row
+            // `rows`, known before it is parsed: its rows go straight into E, as with one thread.
+            if (rows >= stop_.load()) counts[k] = count(a, b);
+            else if (k == 0) counts[k] = parse(a, b, rows, out_, capacity_, true, found[k]);
+            else counts[k] = parse(a, b, 0, staged.get(), staged_rows, false, found[k]);
           });
         counted.arrive_and_wait();
-        if (staged != nullptr) guarded([&] { place(firsts[k], counts[k], staged.get(), since, found[k]); });
+        if (ready && k != 0) guarded([&] { place(firsts[k], counts[k], staged.get(), since, found[k]); });
         if (done) break;
       }
     });
