@@ -10,12 +10,21 @@
 // variant takes and refuses the same rows (tests/io/test_text_row_kernels.cpp); a refused row is read by the
 // reader's general scanner.
 #include <cstddef>
+#include <cstdint>
 
 namespace lumen::io::text_row_kernels {
 
 // Bytes readable past the end of the text a row is scanned in (a 64-byte block loaded at tend, then eight bytes
 // loaded at a value's digits).
 inline constexpr std::size_t kRowScanPadding = 64 + 16;
+
+// What the SIMD variants see in a block of 64 bytes (text_row_kernels_simd.hpp): bit i is byte i's.
+struct BlockMasks {
+  std::uint64_t nl = 0;     // '\n'
+  std::uint64_t sep = 0;    // ' ' or '\n'
+  std::uint64_t point = 0;  // '.'
+  std::uint64_t valid = 0;  // a byte a value may hold: a digit, a '.', or a '-' right after a separator
+};
 
 struct Table {
   const char* (*scan_values)(const char* p, const char* tend, std::size_t dim, float* out);

@@ -109,64 +109,31 @@ bool read_values(const char* base, const std::int32_t* ends, const std::int32_t*
   return true;
 }
 
-// Bit i: byte i of the 64 at p makes cmp true.
+// Bit i: byte i of the 64 (lo, then hi) makes cmp true.
 template <class Cmp>
 std::uint64_t block_mask(__m256i lo, __m256i hi, Cmp cmp) {
   return static_cast<std::uint32_t>(_mm256_movemask_epi8(cmp(lo))) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(cmp(hi)))) << 32;
 }
 
-const char* scan_values(const char* p, const char* tend, std::size_t dim, float* out) {
-  std::int32_t ends[kQueueRoom + 1];  // ends[0]: the separator before the first listed value (offsets from base)
-  std::int32_t points[kQueueRoom];
-  const char* base = p;
-  ends[0] = 0;
-  std::size_t listed = 0, left = dim;  // values listed and not yet read; values not yet listed
-  while (true) {
-    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-    const auto equal = [](char c) { return [c](__m256i x) { return _mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)); }; };
-    const std::uint64_t nl = block_mask(lo, hi, equal('\n'));
-    std::uint64_t sep = block_mask(lo, hi, equal(' ')) | nl;
-    const std::uint64_t point = block_mask(lo, hi, equal('.'));
-    const std::uint64_t sign = block_mask(lo, hi, equal('-')) & (sep << 1);  // a '-' after a separator
-    const std::uint64_t digit = block_mask(lo, hi, [](__m256i x) {
-      const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-      return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
-    });
-    const std::uint64_t valid = digit | point | sign;
-    if (tend - p < 63) sep &= (std::uint64_t{2} << (tend - p)) - 1;  // nothing past tend counts
-    std::uint64_t value_ends = sep & ~std::uint64_t{1};              // bit 0: the separator before the next value
-    if (value_ends == 0) return nullptr;                             // a value of over 62 bytes, or the row passes tend
-    auto count = static_cast<std::size_t>(std::popcount(value_ends));
-    const bool row_ends = count >= left;
-    for (; count > left; --count) value_ends ^= std::uint64_t{1} << (63 - std::countl_zero(value_ends));
-    // The block's bytes 1..last hold whole values, each followed by its separator; check their spelling at once.
-    // (Two separators in a row need no test: the empty value between them has no digits, which read_values
-    // refuses.)
-    const auto last = static_cast<unsigned>(63 - std::countl_zero(value_ends));
-    const std::uint64_t region = (std::uint64_t{2} << last) - 2;
-    if (((sep | valid) & region) != region ||                                       // a byte no value holds
-        static_cast<std::size_t>(std::popcount(point & region)) != count ||         // not one point a value
-        (nl & region) != (row_ends ? std::uint64_t{1} << last : std::uint64_t{0}))  // '\n' before the last value
-      return nullptr;
-    const auto off = static_cast<std::int32_t>(p - base);
-    std::size_t i = listed;
-    for (std::uint64_t e = value_ends; e != 0; e &= e - 1) ends[++i] = off + std::countr_zero(e);
-    i = listed;
-    for (std::uint64_t q = point & region; q != 0; q &= q - 1) points[i++] = off + std::countr_zero(q);
-    listed += count;
-    if (row_ends) return read_values(base, ends, points, listed, out) ? p + last : nullptr;
-    left -= count;
-    p += last;
-    if (listed >= kQueue) {
-      if (!read_values(base, ends, points, listed, out)) return nullptr;
-      out += listed;
-      base = p;
-      listed = 0;
-    }
-  }
+BlockMasks block_masks(const char* p) {
+  const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const auto equal = [](char c) { return [c](__m256i x) { return _mm256_cmpeq_epi8(x, _mm256_set1_epi8(c)); }; };
+  BlockMasks m;
+  m.nl = block_mask(lo, hi, equal('\n'));
+  m.sep = block_mask(lo, hi, equal(' ')) | m.nl;
+  m.point = block_mask(lo, hi, equal('.'));
+  const std::uint64_t sign = block_mask(lo, hi, equal('-')) & (m.sep << 1);  // a '-' after a separator
+  const std::uint64_t digit = block_mask(lo, hi, [](__m256i x) {
+    const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
+  });
+  m.valid = digit | m.point | sign;
+  return m;
 }
+
+#include "text_row_kernels_simd.hpp"  // scan_values, over block_masks and read_values
 
 }  // namespace
 

@@ -80,53 +80,19 @@ bool read_values(const char* base, const std::int32_t* ends, const std::int32_t*
   return true;
 }
 
-const char* scan_values(const char* p, const char* tend, std::size_t dim, float* out) {
-  const __m512i space = _mm512_set1_epi8(' '), newline = _mm512_set1_epi8('\n'), dot = _mm512_set1_epi8('.');
-  const __m512i minus = _mm512_set1_epi8('-'), zero = _mm512_set1_epi8('0'), ten = _mm512_set1_epi8(10);
-  std::int32_t ends[kQueueRoom + 1];  // ends[0]: the separator before the first listed value (offsets from base)
-  std::int32_t points[kQueueRoom];
-  const char* base = p;
-  ends[0] = 0;
-  std::size_t listed = 0, left = dim;  // values listed and not yet read; values not yet listed
-  while (true) {
-    const __m512i v = _mm512_loadu_si512(p);
-    const std::uint64_t nl = _mm512_cmpeq_epi8_mask(v, newline);
-    std::uint64_t sep = _mm512_cmpeq_epi8_mask(v, space) | nl;
-    const std::uint64_t point = _mm512_cmpeq_epi8_mask(v, dot);
-    const std::uint64_t sign = _mm512_cmpeq_epi8_mask(v, minus) & (sep << 1);  // a '-' after a separator
-    const std::uint64_t valid = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, zero), ten) | point | sign;
-    if (tend - p < 63) sep &= (std::uint64_t{2} << (tend - p)) - 1;  // nothing past tend counts
-    std::uint64_t value_ends = sep & ~std::uint64_t{1};              // bit 0: the separator before the next value
-    if (value_ends == 0) return nullptr;                             // a value of over 62 bytes, or the row passes tend
-    auto count = static_cast<std::size_t>(std::popcount(value_ends));
-    const bool row_ends = count >= left;
-    for (; count > left; --count) value_ends ^= std::uint64_t{1} << (63 - std::countl_zero(value_ends));
-    // The block's bytes 1..last hold whole values, each followed by its separator; check their spelling at once.
-    const auto last = static_cast<unsigned>(63 - std::countl_zero(value_ends));
-    const std::uint64_t region = (std::uint64_t{2} << last) - 2;
-    // (Two separators in a row need no test: the empty value between them has no digits, which read_values
-    // refuses.)
-    if (((sep | valid) & region) != region ||                                       // a byte no value holds
-        static_cast<std::size_t>(std::popcount(point & region)) != count ||         // not one point a value
-        (nl & region) != (row_ends ? std::uint64_t{1} << last : std::uint64_t{0}))  // '\n' before the last value
-      return nullptr;
-    const auto off = static_cast<std::int32_t>(p - base);
-    std::size_t i = listed;
-    for (std::uint64_t e = value_ends; e != 0; e &= e - 1) ends[++i] = off + std::countr_zero(e);
-    i = listed;
-    for (std::uint64_t q = point & region; q != 0; q &= q - 1) points[i++] = off + std::countr_zero(q);
-    listed += count;
-    if (row_ends) return read_values(base, ends, points, listed, out) ? p + last : nullptr;
-    left -= count;
-    p += last;
-    if (listed >= kQueue) {
-      if (!read_values(base, ends, points, listed, out)) return nullptr;
-      out += listed;
-      base = p;
-      listed = 0;
-    }
-  }
+BlockMasks block_masks(const char* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  BlockMasks m;
+  m.nl = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n'));
+  m.sep = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')) | m.nl;
+  m.point = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
+  const std::uint64_t sign = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('-')) & (m.sep << 1);  // after a separator
+  const std::uint64_t digit = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')), _mm512_set1_epi8(10));
+  m.valid = digit | m.point | sign;
+  return m;
 }
+
+#include "text_row_kernels_simd.hpp"  // scan_values, over block_masks and read_values
 
 }  // namespace
 
