@@ -4,8 +4,8 @@
 // rounded to float, as gensim does.
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <charconv>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -153,13 +154,13 @@ std::size_t count_fields(const char* s, const char* e) {
   return n;
 }
 
-// The text is read in slices on a grid of kSliceBytes from the start of the file (page-aligned), one slice per
-// thread per window; a row belongs to the slice it starts in. With one thread, rows are parsed straight into E.
-// With more, each window: the first thread parses its slice straight into E (its first row's number is known),
-// every other thread parses its slice's rows into rows of its own, counting them; the counts number the rows; each
-// of those threads copies its rows into their places in E. Each thread reads its slices through a copy
-// of a chunk at a time (TextCopy), so the text is read once and loading holds at most threads x kChunkBytes of it
-// (the map's pages are touched only for the header, the first row and an error's line).
+// The text is read in slices on a grid of kSliceBytes from the start of the file (page-aligned), taken in order;
+// a row belongs to the slice it starts in. With one thread, rows are parsed straight into E. With more, each
+// thread takes the next slice when it is free and parses its rows into E if the slices before it are counted (its
+// first row's number is known), else into rows of its own, counted, and copied into place once the slices
+// before it are counted (TextPass::run). Each thread reads its slices through a copy of a chunk at a time
+// (TextCopy), so the text is read once and loading holds at most threads x kChunkBytes of it (the map's pages are
+// touched only for the header, the first row and an error's line).
 constexpr std::size_t kSliceBytes = 4 << 20;
 
 // A thread's copy of the text it parses, a chunk at a time (MappedFile::read: faster than reading the map's pages
@@ -314,10 +315,11 @@ class TextPass {
   }
 
   // Gives a slice parsed apart (parse with shared = false) its place: `parsed` rows found, the first numbered
-  // `first` in the table, whose rows since `since` in out.rows it renumbers; copies them into E (those below want
+  // `first` in the table, whose rows [since, until) in out.rows it renumbers; copies them into E (those below want
   // and before the slice's own first error) and makes that error the table's.
-  void place(std::uint64_t first, std::uint64_t parsed, const std::byte* staged, std::size_t since, SliceRows& out) {
-    for (std::size_t i = since; i < out.rows.size(); ++i) out.rows[i].index += first;
+  void place(std::uint64_t first, std::uint64_t parsed, const std::byte* staged, std::size_t since, std::size_t until,
+             SliceRows& out) {
+    for (std::size_t i = since; i < until; ++i) out.rows[i].index += first;
     std::uint64_t keep = parsed;
     if (out.pending) {
       keep = out.pending->row;
@@ -354,27 +356,33 @@ class TextPass {
       }
       return rows;
     }
-    // Each thread but the first parses its slice of a window into its own rows (at most slice / min_len + 2 of
-    // them), counting them; the counts number the window's rows; each copies its rows into their place in E. The text
-    // is read once, while it is parsed: counting the rows first would read it from memory twice.
-    const std::size_t staged_rows = slice / min_len_ + 2;
-    std::vector<std::uint64_t> counts(threads), firsts(threads);
-    std::uint64_t rows = 0;  // rows in the windows done
-    std::size_t window = 0;
-    bool done = false;
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
+    // Slices are taken in turn by whichever thread is free, so that a faster core takes more of them (on a VM one
+    // core can run a third slower than the other, and a fixed share per thread would wait for it). A slice whose
+    // first row's number is known when it is taken (every slice before it counted) is parsed straight into E;
+    // any other into one of its taker's buffers (at most slice / min_len + 2 rows), held until the slices before it
+    // are counted, then copied into place. A thread holds at most kHeld buffers: loading holds a bounded amount of
+    // staged rows, and the text is read once, while it is parsed (counting the rows first would read it twice).
+    constexpr std::size_t kHeld = 3;
+    const std::size_t staged_rows = slice / min_len_ + 2, end = first_slice + slices;
+    struct Held {
+      std::size_t m = 0;                 // the slice
+      std::uint64_t count = 0;           // its rows
+      std::size_t since = 0, until = 0;  // its rows' words in the taker's found rows
+      std::optional<RowError> pending;   // its first error, numbered from its first row
+      std::unique_ptr<std::byte[]> rows;
+    };
+    // Under mu: slices below `front` are counted, `rows` rows in all; firsts[m - first_slice] numbers slice m's
+    // first row once it is counted.
     std::mutex mu;
-    std::barrier counted(static_cast<std::ptrdiff_t>(threads), [&]() noexcept {
-      bool errors = false;
-      for (std::size_t k = 0; k < threads; ++k)
-        firsts[k] = rows, rows += counts[k], errors |= found[k].pending.has_value();
-      ++window;
-      done =
-          window * threads >= slices || rows >= want_ || failed.load() || (errors && !count_after_error_) || !going();
-    });
-    // No exception may leave a thread between barriers (the others would wait for it): the first is kept, the
-    // pass stops after the window, and it is rethrown.
+    std::condition_variable numbered;
+    std::size_t next = first_slice, front = first_slice;
+    std::uint64_t rows = 0;
+    std::vector<std::uint64_t> counts(slices), firsts(slices);
+    std::vector<char> parsed(slices), erred(slices);
+    bool errors = false, failed = false;
+    std::exception_ptr error;
+    // No exception may leave a thread (the others could wait for its slice): the first is kept, every thread stops
+    // taking slices, and it is rethrown.
     const auto guarded = [&](auto&& step) {
       try {
         step();
@@ -384,32 +392,71 @@ class TextPass {
         failed = true;
       }
     };
+    const auto done = [&] {  // (under mu) no more slices to take
+      return next >= end || rows >= want_ || failed || (errors && !count_after_error_) || !going();
+    };
     parallel_for(threads, threads, [&](std::size_t k, std::size_t, std::size_t) {
-      std::unique_ptr<std::byte[]> staged;  // (the first thread parses into E)
-      bool ready = false;                   // false where the buffer could not be had
-      guarded([&] {
-        if (k != 0) staged = std::make_unique_for_overwrite<std::byte[]>(staged_rows * row_bytes_);
-        ready = true;
-      });
-      while (true) {
-        const std::size_t m = first_slice + window * threads + k;
-        const char* a = last_;
-        const char* b = last_;
-        if (m < first_slice + slices) std::tie(a, b) = bounds(m);
-        const std::size_t since = found[k].rows.size();
-        counts[k] = 0;
-        if (ready)
-          guarded([&] {
-            // After an error in an earlier window, rows are only counted. The window's first slice starts at row
-            // `rows`, known before it is parsed: its rows go straight into E, as with one thread.
-            if (rows >= stop_.load()) counts[k] = count(a, b);
-            else if (k == 0) counts[k] = parse(a, b, rows, out_, capacity_, true, found[k]);
-            else counts[k] = parse(a, b, 0, staged.get(), staged_rows, false, found[k]);
-          });
-        counted.arrive_and_wait();
-        if (ready && k != 0) guarded([&] { place(firsts[k], counts[k], staged.get(), since, found[k]); });
-        if (done) break;
+      SliceRows& out = found[k];
+      std::vector<Held> held;  // in the order taken, which is the order they are numbered in
+      std::vector<std::unique_ptr<std::byte[]>> spare;
+      std::size_t buffers = 0;
+      guarded([&] { held.reserve(kHeld), spare.reserve(kHeld); });
+      std::unique_lock lock(mu);
+      while (!failed) {
+        // Place the held slices now numbered.
+        if (!held.empty() && held.front().m < front) {
+          Held h = std::move(held.front());
+          held.erase(held.begin());
+          const std::uint64_t first = firsts[h.m - first_slice];
+          lock.unlock();
+          out.pending = std::move(h.pending);
+          guarded([&] { place(first, h.count, h.rows.get(), h.since, h.until, out); });
+          spare.push_back(std::move(h.rows));
+          lock.lock();
+          continue;
+        }
+        const bool direct = next == front, count_only = rows >= stop_.load();
+        if (done() || (!direct && !count_only && spare.empty() && buffers == kHeld)) {
+          if (held.empty()) break;
+          numbered.wait(lock, [&] { return failed || held.front().m < front; });
+          continue;
+        }
+        const std::size_t m = next++;
+        const std::uint64_t first = rows;  // slice m's first row, if direct
+        lock.unlock();
+        const char* a = nullptr;
+        const char* b = nullptr;
+        std::tie(a, b) = bounds(m);  // (not a structured binding: clang 14 cannot capture one)
+        Held h{m, 0, out.rows.size(), 0, std::nullopt, nullptr};
+        guarded([&] {
+          // After an error in the slices counted, rows are only counted.
+          if (count_only) {
+            h.count = count(a, b);
+          } else if (direct) {
+            h.count = parse(a, b, first, out_, capacity_, true, out);
+          } else {
+            if (spare.empty())
+              spare.push_back(std::make_unique_for_overwrite<std::byte[]>(staged_rows * row_bytes_)), ++buffers;
+            h.rows = std::move(spare.back());
+            spare.pop_back();
+            h.count = parse(a, b, 0, h.rows.get(), staged_rows, false, out);
+            h.pending = std::move(out.pending);
+            out.pending.reset();
+          }
+        });
+        h.until = out.rows.size();
+        lock.lock();
+        const std::size_t i = m - first_slice;
+        counts[i] = h.count, parsed[i] = 1, erred[i] = h.pending.has_value() ? 1 : 0;
+        if (h.rows != nullptr) held.push_back(std::move(h));
+        for (; front < end && parsed[front - first_slice] != 0; ++front) {
+          firsts[front - first_slice] = rows;
+          rows += counts[front - first_slice];
+          errors |= erred[front - first_slice] != 0;
+        }
+        numbered.notify_all();
       }
+      numbered.notify_all();  // (a failure: the others stop waiting)
     });
     if (error) std::rethrow_exception(error);
     return rows;

@@ -37,7 +37,7 @@ std::string outcome(const std::string& path, std::size_t threads, std::optional<
 
 void expect_same_at_every_thread_count(const std::string& path, std::optional<Format> format = std::nullopt) {
   const std::string one = outcome(path, 1, format);
-  for (std::size_t threads : {2u, 3u, 8u}) EXPECT_EQ(outcome(path, threads, format), one) << "threads " << threads;
+  for (std::size_t threads : {2u, 3u, 8u, 32u}) EXPECT_EQ(outcome(path, threads, format), one) << "threads " << threads;
 }
 
 const char* const kBadRows[] = {
@@ -124,10 +124,12 @@ TEST(ParallelParse, LargeTablesWithDuplicatesBlankTailsAndCrlfAreTheSameAtEveryT
   EXPECT_EQ(t.vocab.token(30000), "g-last");
 }
 
-// Over 8 MB, so that at 2 and 3 threads the text is read in several windows of 4 MB slices (rows counted, then
-// parsed, then released, window by window): bad rows at the start, inside and at the end of the later windows,
-// rows past the header's count (never parsed, so never an error), and a header promising more rows than there are.
-TEST(ParallelParse, TablesOfSeveralWindowsKeepExactLinesAtEveryThreadCount) {
+// Over 8 MB, so that the text is read in several slices (4 MB at 2 and 3 threads, 320 kB at 32) taken in turn by
+// whichever thread is free: some parsed straight into E, others held until the slices before them are counted,
+// some threads waiting with all their buffers held. Bad rows at the start, inside and at the end of the later
+// slices, rows past the header's count (never parsed, so never an error), and a header promising more rows than
+// there are.
+TEST(ParallelParse, TablesOfSeveralSlicesKeepExactLinesAtEveryThreadCount) {
   ScratchDir dir;
   constexpr std::size_t kRows = 300000;  // about 10.6 MB of rows of 3 values
   std::string rows;
@@ -175,7 +177,7 @@ TEST(ParallelParse, TablesOfSeveralWindowsKeepExactLinesAtEveryThreadCount) {
   const std::string more = dir.write("more.txt", fmt::format("{} 3\n", kRows + 5) + rows);
   expect_same_at_every_thread_count(more);
   EXPECT_THAT(outcome(more, 2), ::testing::HasSubstr(fmt::format("the file has {}", kRows)));
-  // GloVe (no header) of several windows, with an error only in the last window.
+  // GloVe (no header) of several slices, with an error only in the last slice.
   std::string glove = rows;
   glove.replace(row_at[kRows - 2], 2, "  ");
   expect_same_at_every_thread_count(dir.write("glove.txt", glove), Format::glove);
