@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Loading tables: lumen against gensim (word2vec text) and NumPy (.npy open), in one run.
 
-Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is faster):
+Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is faster; the text parses in rounds,
+one gensim load then one lumen run at each thread count, medians over --repetitions rounds):
   parse word2vec text, 24,310 x 100, 100,000 x 100 and 50,000 x 300 (about 140 MB; random values written
   "%.6f"), gensim KeyedVectors.load_word2vec_format vs lumen io::open_table at the same thread count
   (1 by default; gensim is single-threaded) and, as an extra column, lumen at --threads2 (default 2), with the
@@ -14,7 +15,9 @@ Cases (one line each: both times and the ratio peer/lumen, > 1 means lumen is fa
   NumPy np.load(mmap_mode="r") / a JSON header + np.memmap (no labels at all).
 
 lumen's times come from build/bench/bench_load (Google Benchmark, real time, median of repetitions) over the same
-files the peers read.
+files the peers read. The 1-thread runs of both (gensim's loads and lumen's --threads run) are pinned to one CPU
+(--cpu, default the first this process may use; -1: not pinned): the cores of a VM can differ in speed by a third,
+and a ratio of two runs on different cores would measure the cores. lumen's --threads2 run is not pinned.
 
 Run with Debian's Python (gensim, numpy): /usr/bin/python3 bench/compare_load.py --build build
 """
@@ -99,7 +102,9 @@ def child_time(cmd, repetitions):
     return statistics.median(walls), statistics.median(cpus)
 
 
-def lumen_times(build, directory, threads, repetitions, text_only=False):
+def lumen_times(build, directory, threads, repetitions, text_only=False, only=None):
+    """lumen's times by name from one bench_load run; `only`: that text file's parse alone (after the 24,310 x 100
+    one: a 143 MB parse that is a process's first benchmark runs 20-30% slower)."""
     exe = next((p for p in (os.path.join(build, "bench", "bench_load"), os.path.join(build, "bench_load"))
                 if os.path.exists(p)), os.path.join(build, "bench", "bench_load"))
     if not os.path.exists(exe):
@@ -107,7 +112,8 @@ def lumen_times(build, directory, threads, repetitions, text_only=False):
     env = dict(os.environ, LUMEN_LOAD_DIR=directory, LUMEN_BENCH_THREADS=str(threads))
     out = subprocess.run([exe, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
                           "--benchmark_report_aggregates_only=true"] +
-                         (["--benchmark_filter=Text/"] if text_only else []),
+                         (["--benchmark_filter=Text/"] if text_only and only is None else []) +
+                         ([f"--benchmark_filter=ParseText/(text_24310x100.txt|{only})/"] if only else []),
                          env=env, check=True, capture_output=True, text=True).stdout
     times = {}  # name -> real seconds; "cpu " + name -> CPU seconds of the whole process (all threads)
     for b in json.loads(out)["benchmarks"]:
@@ -131,7 +137,11 @@ def main():
     ap.add_argument("--threads2", type=int, default=2, help="the second thread count lumen runs at")
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--text-only", action="store_true", help="only the text cases (no .npy/.safetensors opens)")
+    ap.add_argument("--cpu", type=int, default=min(os.sched_getaffinity(0)),
+                    help="the CPU both 1-thread runs are pinned to (-1: not pinned)")
     args = ap.parse_args()
+    allowed = os.sched_getaffinity(0)
+    pinned = {args.cpu} if args.cpu >= 0 and args.threads == 1 else allowed
     from gensim.models import KeyedVectors
 
     with tempfile.TemporaryDirectory(prefix="lumen-compare-load-") as d:
@@ -141,22 +151,38 @@ def main():
             write_text(os.path.join(d, name), V, dim, seed=V)
         if not args.text_only:
             write_binary_tables(d)
+        os.sched_setaffinity(0, pinned)  # (inherited by bench_load)
         lumen = lumen_times(args.build, d, args.threads, args.repetitions, args.text_only)
-        lumen_all = lumen_times(args.build, d, args.threads2, args.repetitions, args.text_only)
-        print(f"# threads {args.threads} (gensim is single-threaded); times are medians; ratio = peer / lumen")
+        print(f"# threads {args.threads} (gensim is single-threaded); times are medians; ratio = peer / lumen"
+              + (f"; gensim and lumen's {args.threads}-thread runs on CPU {args.cpu}" if pinned != allowed else ""))
+        # Each text's parse in rounds, gensim then lumen (pinned) then lumen at threads2 (not pinned), so that the
+        # VM's slow minutes (its speed moves by up to 40%) fall on both sides of a ratio alike.
         for name in texts:
             path = os.path.join(d, name)
-            gc = []
-            g = median_time(lambda: KeyedVectors.load_word2vec_format(path, binary=False), min(args.repetitions, 3), gc)
+            KeyedVectors.load_word2vec_format(path, binary=False)  # warm the page cache
+            gs, gcs, ls, lcs, l2s, l2cs = [], [], [], [], [], []
+            for _ in range(args.repetitions):
+                os.sched_setaffinity(0, pinned)
+                start, start_cpu = time.perf_counter(), time.process_time()
+                KeyedVectors.load_word2vec_format(path, binary=False)
+                gs.append(time.perf_counter() - start)
+                gcs.append(time.process_time() - start_cpu)
+                one = lumen_times(args.build, d, args.threads, 1, only=name)
+                os.sched_setaffinity(0, allowed)
+                two = lumen_times(args.build, d, args.threads2, 1, only=name)
+                ls.append(one[name]), lcs.append(one["cpu " + name]), l2s.append(two[name]), l2cs.append(two["cpu " + name])
+            g, gc, l1, c1, l2, c2 = (statistics.median(v) for v in (gs, gcs, ls, lcs, l2s, l2cs))
             mb = os.path.getsize(path) / 1e6
-            c1, c2 = lumen["cpu " + name], lumen_all["cpu " + name]
-            print(f"parse {name[5:-4]:>12} word2vec text  gensim {g * 1e3:9.1f} ms  lumen {lumen[name] * 1e3:8.1f} ms"
-                  f"  ratio {g / lumen[name]:6.1f}x  ({mb / lumen[name]:.0f} MB/s)   (lumen {args.threads2} threads "
-                  f"{lumen_all[name] * 1e3:.1f} ms, {g / lumen_all[name]:.1f}x, "
-                  f"{lumen[name] / lumen_all[name]:.2f}x its {args.threads}-thread time)")
-            print(f"      CPU seconds (user+sys)  gensim {gc[0] * 1e3:9.1f} ms  lumen {c1 * 1e3:8.1f} ms  ratio "
-                  f"{gc[0] / c1:6.1f}x  ({mb / c1:.0f} MB per CPU-second)   (lumen {args.threads2} threads "
+            print(f"parse {name[5:-4]:>12} word2vec text  gensim {g * 1e3:9.1f} ms  lumen {l1 * 1e3:8.1f} ms"
+                  f"  ratio {g / l1:6.1f}x  ({mb / l1:.0f} MB/s)   (lumen {args.threads2} threads "
+                  f"{l2 * 1e3:.1f} ms, {g / l2:.1f}x, {l1 / l2:.2f}x its {args.threads}-thread time)")
+            print(f"      CPU seconds (user+sys)  gensim {gc * 1e3:9.1f} ms  lumen {c1 * 1e3:8.1f} ms  ratio "
+                  f"{gc / c1:6.1f}x  ({mb / c1:.0f} MB per CPU-second)   (lumen {args.threads2} threads "
                   f"{c2 * 1e3:.1f} ms CPU)")
+            print(f"      by round, ms: gensim {' '.join(f'{x * 1e3:.0f}' for x in gs)}; lumen "
+                  f"{' '.join(f'{x * 1e3:.1f}' for x in ls)}; lumen {args.threads2} threads "
+                  f"{' '.join(f'{x * 1e3:.1f}' for x in l2s)}")
+        os.sched_setaffinity(0, allowed)
         big = os.path.join(d, "text_50000x300.txt")
         lumen_exe = os.path.join(args.build, "lumen")
         gensim_rss = peak_rss([sys.executable, "-c", "import sys; from gensim.models import KeyedVectors; "
