@@ -75,15 +75,21 @@ def peak_rss(cmd):
     return int(proc.stderr.strip().splitlines()[-1]) / 1024
 
 
+def timed(fn):
+    """Wall and CPU seconds (this process, user+sys) of one call of fn."""
+    start, start_cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - start, time.process_time() - start_cpu
+
+
 def median_time(fn, repetitions, cpu=None):
     """Median wall time of fn; with a list `cpu`, the median CPU time of this process (user+sys) is appended."""
     fn()  # warm the page cache
     times, cpus = [], []
     for _ in range(repetitions):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        fn()
-        times.append(time.perf_counter() - start)
-        cpus.append(time.process_time() - start_cpu)
+        wall, used = timed(fn)
+        times.append(wall)
+        cpus.append(used)
     if cpu is not None:
         cpu.append(statistics.median(cpus))
     return statistics.median(times)
@@ -152,7 +158,6 @@ def main():
             write_text(os.path.join(d, name), V, dim, seed=V)
         if not args.text_only:
             write_binary_tables(d)
-        os.sched_setaffinity(0, pinned)  # (inherited by bench_load)
         lumen = lumen_times(args.build, d, args.threads, args.repetitions, args.text_only)
         print(f"# threads {args.threads} (gensim is single-threaded); times are medians; ratio = peer / lumen "
               "(text: the median of the rounds' ratios)"
@@ -164,11 +169,9 @@ def main():
             KeyedVectors.load_word2vec_format(path, binary=False)  # warm the page cache
             gs, gcs, ls, lcs, l2s, l2cs = [], [], [], [], [], []
             for _ in range(args.repetitions):
-                os.sched_setaffinity(0, pinned)
-                start, start_cpu = time.perf_counter(), time.process_time()
-                KeyedVectors.load_word2vec_format(path, binary=False)
-                gs.append(time.perf_counter() - start)
-                gcs.append(time.process_time() - start_cpu)
+                os.sched_setaffinity(0, pinned)  # (inherited by bench_load)
+                wall, used = timed(lambda: KeyedVectors.load_word2vec_format(path, binary=False))
+                gs.append(wall), gcs.append(used)
                 one = lumen_times(args.build, d, args.threads, 1, only=name)
                 os.sched_setaffinity(0, allowed)
                 two = lumen_times(args.build, d, args.threads2, 1, only=name)
