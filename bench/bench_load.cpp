@@ -9,8 +9,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <string>
+#include <unistd.h>
 
 #include "lumen/core/rng.hpp"
 #include "lumen/io/open.hpp"
@@ -67,11 +69,26 @@ std::size_t one_query(const lumen::Table& t) {
   return s.search(q.vector, o).size();
 }
 
+// Drops the file's pages from the page cache (they are clean: flushed first), so that the next open reads it from
+// disk, as a table's first open after a reboot does.
+void drop_cached_pages(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fdatasync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
 // Open (map, no labels, no index) plus one query, against the query alone on a table opened once: issue #18's
-// "within 1.2x of the query alone".
+// "within 1.2x of the query alone". The first touch of a fresh map costs per page mapped, and so depends on how
+// the file sits in the page cache: in 2 MB folios, mapped whole, or 4 kB pages (what a writer leaves behind here).
+// So the file is first read once from disk through lumen's map, as a table already opened once since boot is;
+// every timed open then finds it in the page cache as lumen left it.
 void open_query(benchmark::State& state, bool with_open) {
   lumen::io::OpenOptions o;
   const std::string path = g_dir + "/gpt2.npy";
+  drop_cached_pages(path);
+  one_query(lumen::io::open_table(path, o));
   const lumen::Table opened = lumen::io::open_table(path, o);
   for (auto _ : state) {
     if (with_open) {
@@ -83,7 +100,7 @@ void open_query(benchmark::State& state, bool with_open) {
   }
 }
 
-void open(benchmark::State& state, const std::string& file) {
+void open_file(benchmark::State& state, const std::string& file) {
   lumen::io::OpenOptions o;
   o.threads = threads();
   const std::string path = g_dir + "/" + file;
@@ -130,7 +147,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   make_files();
   for (const char* f : {"text_24310x100.txt", "text_100000x100.txt", "text_50000x300.txt"})
-    benchmark::RegisterBenchmark((std::string("ParseText/") + f).c_str(), open, std::string(f))
+    benchmark::RegisterBenchmark((std::string("ParseText/") + f).c_str(), open_file, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->MeasureProcessCPUTime()
         ->UseRealTime();
@@ -139,7 +156,7 @@ int main(int argc, char** argv) {
       ->UseRealTime();
   for (const char* f :
        {"small.safetensors", "large.safetensors", "tall.safetensors", "small.npy", "large.npy", "tall.npy"})
-    benchmark::RegisterBenchmark((std::string("Open/") + f).c_str(), open, std::string(f))
+    benchmark::RegisterBenchmark((std::string("Open/") + f).c_str(), open_file, std::string(f))
         ->Unit(benchmark::kMillisecond)
         ->MeasureProcessCPUTime()
         ->UseRealTime();

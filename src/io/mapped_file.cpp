@@ -44,6 +44,10 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
       ::close(fd);
       throw IoError(fmt::format("cannot map {}: {}", path, std::strerror(err)));
     }
+    // A hint, so failure is ignored: pages this mapping reads in from disk come into the page cache as 2 MB
+    // folios, which every later mapping of the file maps a PMD at a time. Where each 4 kB page's first touch is
+    // dear (a virtual machine's shadow page tables), that is 20-60 ms against 2 ms for a 154 MB table.
+    ::madvise(p, m->size_, MADV_HUGEPAGE);
     m->data_ = static_cast<const char*>(p);
     m->mapped_ = true;
   }
