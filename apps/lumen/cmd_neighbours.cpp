@@ -41,9 +41,9 @@ void print_text(const Table& t, const search::QueryWord& q, search::Metric m, bo
              search::metric_name(m), approx ? ", approximate" : "",
              q.id ? "" : ", not in the vocabulary: its vector from subword n-grams");
   std::size_t width = 5;
-  for (const auto& n : ns) width = std::max(width, t.vocab.token(n.id).size());
+  for (const auto& n : ns) width = std::max(width, t.vocab.label(n.id).size());
   for (std::size_t i = 0; i < ns.size(); ++i)
-    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.token(ns[i].id), width, shown(ns[i].score),
+    fmt::print("  {:>3}  {:<{}}  {:>9.6f}  (id {})\n", i + 1, t.vocab.label(ns[i].id), width, shown(ns[i].score),
                ns[i].id);
 }
 

@@ -149,6 +149,15 @@ const std::string& Vocab::token(Id id) const {
   return tokens_[static_cast<std::size_t>(id)];
 }
 
+std::string Vocab::label(Id id) const {
+  if (numbered_ && !lazy_->labels_ready.load(std::memory_order_acquire)) {
+    if (id < 0 || static_cast<std::size_t>(id) >= size())
+      throw std::out_of_range("Vocab::label: id " + std::to_string(id) + " of " + std::to_string(size()));
+    return std::to_string(id);
+  }
+  return token(id);
+}
+
 const std::vector<std::string>& Vocab::tokens() const {
   materialise_labels();
   return tokens_;

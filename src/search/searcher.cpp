@@ -72,11 +72,13 @@ std::size_t scan_threads(std::size_t n, std::size_t threads) {
 Searcher::Searcher(const Table& table, std::size_t threads) : table_(&table), norms_(table.V()) {
   const std::size_t V = table.V(), d = table.d();
   const auto& k = kernels::active();
+  const bool f32 = table.E.dtype() == DType::f32;
   parallel_for(V, scan_threads(V, threads), [&](std::size_t b, std::size_t e, std::size_t) {
-    std::vector<float> buf(d);
+    std::vector<float> buf(f32 ? 0 : d);
     for (std::size_t r = b; r < e; ++r) {
-      table.E.row_f32(r, buf.data());
-      norms_[r] = vector_norm(k, buf.data(), d);
+      const float* row = f32 ? reinterpret_cast<const float*>(table.E.row_ptr(r)) : buf.data();
+      if (!f32) table.E.row_f32(r, buf.data());  // f16/bf16 widened; f32 rows are read where they lie
+      norms_[r] = vector_norm(k, row, d);
     }
   });
   for (float n : norms_)

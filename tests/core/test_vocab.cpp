@@ -92,6 +92,23 @@ TEST(Vocab, NumberedIsLazyAndParsesLabels) {
   EXPECT_THROW(v.token(50257), std::out_of_range);
 }
 
+TEST(Vocab, LabelIsTheTokenBeforeAndAfterLabelsAreMade) {
+  const Vocab v = Vocab::numbered(50257);
+  EXPECT_EQ(v.label(0), "0");
+  EXPECT_EQ(v.label(123), "123");
+  EXPECT_EQ(v.label(50256), "50256");
+  EXPECT_THROW(v.label(50257), std::out_of_range);
+  EXPECT_THROW(v.label(-1), std::out_of_range);
+  EXPECT_EQ(v.token(9), "9");  // every label made now
+  for (const Id id : {0, 9, 10, 4999, 50256}) EXPECT_EQ(v.label(id), v.token(id)) << id;
+  EXPECT_THROW(v.label(50257), std::out_of_range);
+  Vocab words;
+  words.add("king");
+  words.add("queen");
+  EXPECT_EQ(words.label(1), "queen");
+  EXPECT_THROW(words.label(2), std::out_of_range);
+}
+
 TEST(Vocab, NumberedBecomesExplicitOnAdd) {
   Vocab v = Vocab::numbered(3);
   EXPECT_FALSE(v.add("1").has_value());

@@ -15,8 +15,8 @@ struct RowNames {
   const Vocab& vocab;
   RowLabel label;
 
-  const std::string& token(Id id) const { return vocab.token(id); }
-  std::string display(Id id) const { return label ? label(id) : vocab.token(id); }
+  std::string token(Id id) const { return vocab.label(id); }
+  std::string display(Id id) const { return label ? label(id) : vocab.label(id); }
 };
 
 }  // namespace lumen

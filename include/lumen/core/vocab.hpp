@@ -61,7 +61,11 @@ class Vocab {
   bool empty() const { return size() == 0; }
   // True while the tokens are "0" .. "n-1" made by numbered() (labels not yet materialised, no index).
   bool is_numbered() const { return numbered_; }
+  // Row id's token. A numbered vocabulary makes all V labels on the first call (a reference must outlive it).
   const std::string& token(Id id) const;
+  // The same as a copy: a numbered vocabulary spells just this id, so naming a few rows of a large table makes
+  // no other label.
+  std::string label(Id id) const;
   const std::vector<std::string>& tokens() const;
   bool has_counts() const { return has_counts_; }
   std::uint64_t count(Id id) const { return counts_.empty() ? 0 : counts_.at(static_cast<std::size_t>(id)); }
