@@ -150,12 +150,8 @@ const std::string& Vocab::token(Id id) const {
 }
 
 std::string Vocab::label(Id id) const {
-  if (numbered_ && !lazy_->labels_ready.load(std::memory_order_acquire)) {
-    if (id < 0 || static_cast<std::size_t>(id) >= size())
-      throw std::out_of_range("Vocab::label: id " + std::to_string(id) + " of " + std::to_string(size()));
-    return std::to_string(id);
-  }
-  return token(id);
+  const bool spell = numbered_ && !lazy_->labels_ready.load(std::memory_order_acquire);
+  return spell && id >= 0 && static_cast<std::size_t>(id) < size() ? std::to_string(id) : token(id);  // token: range
 }
 
 const std::vector<std::string>& Vocab::tokens() const {

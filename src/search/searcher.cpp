@@ -76,8 +76,11 @@ Searcher::Searcher(const Table& table, std::size_t threads) : table_(&table), no
   parallel_for(V, scan_threads(V, threads), [&](std::size_t b, std::size_t e, std::size_t) {
     std::vector<float> buf(f32 ? 0 : d);
     for (std::size_t r = b; r < e; ++r) {
-      const float* row = f32 ? reinterpret_cast<const float*>(table.E.row_ptr(r)) : buf.data();
-      if (!f32) table.E.row_f32(r, buf.data());  // f16/bf16 widened; f32 rows are read where they lie
+      const float* row = reinterpret_cast<const float*>(table.E.row_ptr(r));  // f32 rows are read where they lie
+      if (!f32) {                                                             // f16/bf16 widened first
+        table.E.row_f32(r, buf.data());
+        row = buf.data();
+      }
       norms_[r] = vector_norm(k, row, d);
     }
   });
