@@ -129,7 +129,8 @@ def lumen_times(build, directory, threads, repetitions, text_only=False, only=No
         assert b["time_unit"] == "ms"
         kind, name = b["run_name"].split("/")[:2]
         if kind == "OpenQuery":  # paired in each iteration: its counters, not its own time
-            for key in ("open_query_ms", "query_ms", "ratio", "open_query_cpu_ms", "query_cpu_ms", "ratio_cpu"):
+            for key in ("open_query_ms", "query_ms", "ratio", "open_query_cpu_ms", "query_cpu_ms", "ratio_cpu",
+                        "plain_fresh_ms", "plain_warm_ms", "plain_ratio"):
                 times[f"{key} {name}"] = b[key]
             continue
         prefix = {"CachedText": "cached "}.get(kind, "")
@@ -223,6 +224,8 @@ def main():
         gpt2 = os.path.join(d, "gpt2.npy")
         print(f"  (CPU, all threads: open+query {g['open_query_cpu_ms']:.2f} ms, query alone {g['query_cpu_ms']:.2f} "
               f"ms: {g['ratio_cpu']:.2f}x)")
+        print(f"  (the machine's floor, no lumen code: one plain pass over a fresh map of the file "
+              f"{g['plain_fresh_ms']:.2f} ms, over a warm one {g['plain_warm_ms']:.2f} ms: {g['plain_ratio']:.2f}x)")
 
         def numpy_open_query():  # the same job in NumPy: map, row norms, cosine scores, the top 11
             E = np.load(gpt2, mmap_mode="r")
