@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the dependencies and builds lumen (Release) into build/. The CLI ends up at build/lumen.
+# Installs the dependencies and builds lumen (Release) into build/. The CLI ends up at build/lumen (and
+# build/lumen-serve beside it, which `lumen serve` runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

@@ -1,4 +1,5 @@
 // lumen serve: the explorer, a local web app over any table lumen can open, and (--model) over a checkpoint's blocks.
+// Built into lumen-serve, not lumen (serve_command.hpp says why).
 #include <csignal>
 #include <fmt/format.h>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "lumen/model/model_tokenizer.hpp"
 #include "lumen/serve/server.hpp"
 #include "lumen/text/tokenizer.hpp"
+#include "serve_command.hpp"
 
 namespace lumen::cli {
 namespace {
@@ -112,7 +114,7 @@ Action setup(CLI::App& cmd) {
   };
 }
 
-const Register reg("serve", "The explorer: the chapter's interactive figures in the browser, on any table", setup, 5);
+const Register reg(kServeName, kServeDescription, setup, kServeOrder);
 
 }  // namespace
 }  // namespace lumen::cli

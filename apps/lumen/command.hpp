@@ -22,6 +22,9 @@ struct Command {
 
 std::vector<Command>& registry();
 
+// The command line as given to main (argv), for a command that hands it on whole (serve: cmd_serve_exec.cpp).
+const std::vector<std::string>& command_line();
+
 struct Register {
   Register(std::string name, std::string description, Setup setup, int order = 100) {
     registry().push_back({std::move(name), std::move(description), std::move(setup), order});

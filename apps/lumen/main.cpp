@@ -19,6 +19,11 @@ std::vector<Command>& registry() {
   static std::vector<Command> r;
   return r;
 }
+
+namespace {
+std::vector<std::string> g_command_line;
+}
+const std::vector<std::string>& command_line() { return g_command_line; }
 }  // namespace lumen::cli
 
 namespace {
@@ -37,6 +42,7 @@ void add_global_options(CLI::App& cmd, std::size_t& threads, bool& quiet) {
 
 int run(int argc, char** argv) {
   using namespace lumen::cli;
+  g_command_line.assign(argv, argv + argc);
   CLI::App app{"lumen: a toolkit for the embedding layer of language models (the V x d table E)", "lumen"};
   // The kernel variants this CPU runs, so that scripts (scripts/test-isas.sh) can test each one.
   std::string isas;
