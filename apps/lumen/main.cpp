@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <map>
 #include <new>
+#include <stdexcept>
+#include <string_view>
 
 #include "command.hpp"
 #include "interrupt.hpp"
@@ -40,6 +42,24 @@ void add_global_options(CLI::App& cmd, std::size_t& threads, bool& quiet) {
   }
 }
 
+// The command the arguments name: the first argument that is neither a global option nor --threads' value, if it
+// is a command's name. Only that command's options are built: building every command's (CLI11 objects, a few
+// hundred kB of heap) cost each start about 100 page faults. The others are still listed, by name, for --help.
+const lumen::cli::Command* named_command(int argc, char** argv, const std::vector<lumen::cli::Command>& cmds) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--threads") {
+      ++i;  // its value
+      continue;
+    }
+    if (a.starts_with("-")) continue;
+    for (const auto& c : cmds)
+      if (c.name == a) return &c;
+    return nullptr;
+  }
+  return nullptr;
+}
+
 int run(int argc, char** argv) {
   using namespace lumen::cli;
   g_command_line.assign(argv, argv + argc);
@@ -59,11 +79,14 @@ int run(int argc, char** argv) {
 
   auto& cmds = registry();
   std::stable_sort(cmds.begin(), cmds.end(), [](const Command& a, const Command& b) { return a.order < b.order; });
+  // No command named: the tour is the main job, run with its defaults.
+  const Command* named = named_command(argc, argv, cmds);
+  const std::string chosen = named != nullptr ? named->name : "tour";
   std::map<CLI::App*, Action> actions;
   try {
     for (auto& c : cmds) {
       CLI::App* sub = app.add_subcommand(c.name, c.description);
-      actions[sub] = c.setup(*sub);
+      if (c.name == chosen) actions[sub] = c.setup(*sub);
     }
     add_global_options(app, threads, quiet);
   } catch (const std::exception& e) {
@@ -83,9 +106,13 @@ int run(int argc, char** argv) {
   if (quiet) lumen::cli::Progress::set_enabled(false);
 
   try {
-    lumen::active_isa();  // a LUMEN_ISA this CPU cannot run is refused here, before any work
-    for (auto& [sub, action] : actions)
-      if (sub->parsed()) return action ? action() : kOk;  // nested subcommands dispatch inside action
+    lumen::active_isa();                           // a LUMEN_ISA this CPU cannot run is refused here, before any work
+    for (CLI::App* sub : app.get_subcommands()) {  // the one parsed; nested subcommands dispatch inside its action
+      const auto it = actions.find(sub);
+      if (it == actions.end())
+        throw std::logic_error(fmt::format("command {} was parsed but not set up", sub->get_name()));
+      return it->second ? it->second() : kOk;
+    }
     // No command: the main job, the tour, with its defaults.
     for (auto& [sub, action] : actions)
       if (sub->get_name() == "tour" && action) return action();

@@ -46,6 +46,12 @@ TEST(GlobalOptions, ThreadsAfterTheCommandGivesTheSameAnswer) {
   EXPECT_EQ(quiet.code, 0) << quiet.err;
   EXPECT_EQ(after.out, before.out);
   EXPECT_EQ(quiet.out, before.out);
+  // main builds only the options of the command the arguments name, found past every global option before it.
+  for (const char* globals : {"-q --threads=2", "--quiet --threads 1", "--threads 2 -q"}) {
+    const CliRun first = lumen(std::string(globals) + " neighbours toy cat -k 3 --json");
+    EXPECT_EQ(first.code, 0) << first.cmdline << "\n" << first.err;
+    EXPECT_EQ(first.out, before.out) << first.cmdline;
+  }
   const CliRun eval = lumen("eval similarity toy " LUMEN_DATA_DIR "/wordsim353.tsv --threads 2 --json");
   EXPECT_EQ(eval.code, 0) << eval.err;
   const CliRun range = lumen("neighbours toy cat --threads 5000");
