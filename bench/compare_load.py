@@ -227,6 +227,11 @@ def main():
         print(f"  (the machine's floor, no lumen code: one plain pass over a fresh map of the file "
               f"{g['plain_fresh_ms']:.2f} ms, over a warm one {g['plain_warm_ms']:.2f} ms: {g['plain_ratio']:.2f}x)")
 
+        # The whole-process times first: NumPy's BLAS threads spin in this process for a while after each call,
+        # on the cores the child would use.
+        cli, cli_cpu = child_time([lumen_exe, "neighbours", gpt2, "123", "--json"], args.repetitions)
+        start, start_cpu = child_time([lumen_exe, "--version"], max(args.repetitions, 11))
+
         def numpy_open_query():  # the same job in NumPy: map, row norms, cosine scores, the top 11
             E = np.load(gpt2, mmap_mode="r")
             q = np.array(E[123])
@@ -236,9 +241,9 @@ def main():
         peer = median_time(numpy_open_query, args.repetitions)
         print(f"  NumPy (np.load mmap, norms, E @ q, argpartition; its BLAS on every core): {peer * 1e3:.2f} ms: "
               f"lumen's open+query {peer * 1e3 / g['open_query_ms']:.1f}x faster")
-        cli, cli_cpu = child_time([lumen_exe, "neighbours", gpt2, "123", "--json"], args.repetitions)
         print(f"`lumen neighbours gpt2.npy 123 --json` (a whole process: start, open, norms, search, print): "
-              f"{cli * 1e3:.1f} ms wall, {cli_cpu * 1e3:.1f} ms CPU")
+              f"{cli * 1e3:.1f} ms wall, {cli_cpu * 1e3:.1f} ms CPU; of which start-up (`lumen --version`: load, "
+              f"link, set up, exit) {start * 1e3:.1f} ms wall, {start_cpu * 1e3:.1f} ms CPU")
         for name in [f"{t}.{ext}" for ext in ("npy", "safetensors") for t in BINARY_TABLES]:
             path = os.path.join(d, name)
             size = os.path.getsize(path)
