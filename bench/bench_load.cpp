@@ -96,7 +96,10 @@ double plain_pass(const std::string& path, const char* warm, std::size_t bytes) 
   const int fd = warm != nullptr ? -1 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (warm == nullptr) {
     void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) return 0;
+    if (p == MAP_FAILED) {
+      if (fd >= 0) ::close(fd);
+      return 0;
+    }
     ::madvise(p, bytes, MADV_HUGEPAGE);
     data = static_cast<const char*>(p);
   }

@@ -42,6 +42,24 @@ inline std::string quote(const std::string& s) {  // single-quoted for sh
 }
 }  // namespace detail
 
+// Runs `cmd` under sh: its stdout, and its exit status in the shell's convention (128 + signal if killed by one).
+inline std::string shell(const std::string& cmd, int* code = nullptr) {
+  std::string out;
+  int status = -1;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    status = ::pclose(p);
+  }
+  if (code != nullptr)
+    *code = status == -1          ? -1
+            : WIFEXITED(status)   ? WEXITSTATUS(status)
+            : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                  : -1;
+  return out;
+}
+
 inline CliRun run_cli(const std::string& args, const CliOptions& o = {}) {
   const std::string in = detail::temp_file(o.input), errf = detail::temp_file("");
   CliRun r;
@@ -49,13 +67,7 @@ inline CliRun run_cli(const std::string& args, const CliOptions& o = {}) {
   r.cmdline = (o.cwd.empty() ? "" : "cd " + detail::quote(o.cwd) + " && ") + o.env +
               (o.timeout_s > 0 ? " timeout " + std::to_string(o.timeout_s) : std::string()) +
               " " LUMEN_BINARY_DIR "/lumen <" + in + " " + args + (o.merge_stderr ? " 2>&1" : " 2>" + errf);
-  if (FILE* p = ::popen(r.cmdline.c_str(), "r")) {
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int status = ::pclose(p);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
-  }
+  r.out = shell(r.cmdline, &r.code);
   std::ifstream e(errf, std::ios::binary);
   r.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
   std::filesystem::remove(in);

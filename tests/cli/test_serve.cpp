@@ -5,7 +5,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -56,44 +55,32 @@ TEST(CliServe, ModelServesItsEAndABadModelIsBadInput) {
   EXPECT_NE(help.out.find("lumen serve --model models/gpt2"), std::string::npos) << help.out;
 }
 
-namespace {
-std::string shell_output(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    ::pclose(p);
-  }
-  return out;
-}
-}  // namespace
-
 // serve lives in lumen-serve, so that every other command starts without loading the HTTP stack (cpp-httplib,
 // OpenSSL); LAPACKE comes from its static archive, so no second LAPACK is loaded either. `lumen serve ...` is
 // handed on whole, global options and --help included.
 TEST(CliServe, RunsInItsOwnExecutableAndLumenLoadsNoHttpStack) {
   const std::string lumen = LUMEN_BINARY_DIR "/lumen", serve = LUMEN_BINARY_DIR "/lumen-serve";
-  const std::string libs = shell_output("ldd " + lumen + " 2>&1");
+  const std::string libs = lumen_cli::shell("ldd " + lumen + " 2>&1");
   ASSERT_NE(libs.find("libopenblas"), std::string::npos) << libs;  // ldd ran and listed lumen's libraries
   EXPECT_EQ(libs.find("httplib"), std::string::npos) << libs;
   EXPECT_EQ(libs.find("libssl"), std::string::npos) << libs;
   EXPECT_EQ(libs.find("liblapacke"), std::string::npos) << libs;
-  EXPECT_NE(shell_output("ldd " + serve + " 2>&1").find("httplib"), std::string::npos);
+  EXPECT_NE(lumen_cli::shell("ldd " + serve + " 2>&1").find("httplib"), std::string::npos);
   const auto help = lumen_cli::run_cli("--threads 1 serve --help");
   EXPECT_EQ(help.code, 0) << help.err;
   EXPECT_NE(help.out.find("lumen serve --model models/gpt2"), std::string::npos) << help.out;
-  const auto listed = lumen_cli::run_cli("--help");
-  EXPECT_NE(listed.out.find("serve"), std::string::npos) << listed.out;
+  const auto listed = lumen_cli::run_cli("--help");  // listed with its description, though lumen only hands it on
+  EXPECT_NE(listed.out.find("serve                       The explorer:"), std::string::npos) << listed.out;
 }
 
 TEST(CliServe, ALumenWithoutLumenServeBesideItSaysSo) {
   const auto dir = std::filesystem::temp_directory_path() / ("lumen-serve-missing-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(LUMEN_BINARY_DIR "/lumen", dir / "lumen");
-  std::string out = shell_output("'" + (dir / "lumen").string() + "' serve --port 0 2>&1; echo \"rc=$?\"");
+  int code = -1;
+  const std::string out = lumen_cli::shell("'" + (dir / "lumen").string() + "' serve --port 0 2>&1", &code);
   std::filesystem::remove_all(dir);
   EXPECT_NE(out.find("lumen-serve"), std::string::npos) << out;
   EXPECT_NE(out.find("beside lumen"), std::string::npos) << out;
-  EXPECT_NE(out.find("rc=3"), std::string::npos) << out;
+  EXPECT_EQ(code, 3) << out;
 }
