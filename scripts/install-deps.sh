@@ -7,7 +7,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev liblapacke-dev libeigen3-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libcpp-httplib-dev libhnswlib-dev
-  libcairo2-dev libpcre2-dev
+  libcairo2-dev libpcre2-dev libxxhash-dev
   clang clang-tidy clang-format cppcheck libclang-rt-14-dev
   chromium fonts-dejavu-core
   pybind11-dev python3-dev python3-numpy python3-pytest

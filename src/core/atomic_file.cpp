@@ -40,7 +40,12 @@ class HoldInterrupts {
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+AtomicFile::AtomicFile(std::string path, Target target) : path_(std::move(path)) {
+  if (target == Target::replace_name) {
+    target_ = path_;
+    create_temporary();
+    return;
+  }
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {  // follows symlinks: what a write would reach
     if (S_ISDIR(st.st_mode)) throw IoError(fmt::format("cannot write {}: it is a directory", path_));

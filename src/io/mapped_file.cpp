@@ -13,11 +13,15 @@
 
 namespace lumen::io {
 
-std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, Symlinks symlinks) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); the fstat below then
   // refuses it like any other file that is not regular. On a regular file the flag changes nothing.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw IoError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (symlinks == Symlinks::refuse ? O_NOFOLLOW : 0));
+  if (fd < 0)
+    throw IoError(fmt::format("cannot open {}: {}", path,
+                              errno == ELOOP && symlinks == Symlinks::refuse ? "it is a symlink, which is not followed"
+                                                                             : std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
@@ -37,6 +41,12 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;
   m->size_ = static_cast<std::size_t>(st.st_size);
+  m->identity_ = {static_cast<std::uint64_t>(st.st_dev),
+                  static_cast<std::uint64_t>(st.st_ino),
+                  static_cast<std::uint32_t>(st.st_uid),
+                  static_cast<std::uint64_t>(st.st_size),
+                  static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+                  static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec};
   if (m->size_ != 0) {
     void* p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {

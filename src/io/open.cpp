@@ -9,6 +9,7 @@
 #include "io/readers.hpp"
 #include "io/table_cache.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/threads.hpp"
 #include "lumen/io/write.hpp"
 
 namespace lumen::io {
@@ -123,15 +124,20 @@ Table open_table(const std::string& path, const OpenOptions& options, LoadReport
   if (options.cache_dir.empty()) return open_mapped(file, options, report);
   const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
   if (f != Format::word2vec_text && f != Format::glove) return open_mapped(file, options, report);  // mapped anyway
-  // The conversion cache: map the entry if it was made from this very source, else parse and (re)write it.
-  struct stat st {};
-  const std::int64_t mtime_ns = ::stat(path.c_str(), &st) == 0
-                                    ? static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec
-                                    : -1;
-  const detail::Fingerprint fp = detail::fingerprint(*file, mtime_ns);
+  // The conversion cache: map the entry if it was made from this very source, else parse and (re)write it. A
+  // directory that is not safe to use is not used: the table is parsed, with a warning saying why.
+  try {
+    detail::prepare_cache_dir(options.cache_dir);
+  } catch (const IoError& e) {
+    Table t = open_mapped(file, options, report);
+    report.warnings.push_back(fmt::format("table cache not used, the table was parsed: {}", e.what()));
+    return t;
+  }
+  const std::size_t threads = options.threads != 0 ? options.threads : default_threads();
+  const detail::Fingerprint fp = detail::fingerprint(*file);
   const std::string entry = detail::cache_entry_path(options.cache_dir, path, f, options);
   report = LoadReport{};
-  if (auto cached = detail::read_cache_entry(entry, fp, report)) {
+  if (auto cached = detail::read_cache_entry(entry, fp, report, threads)) {
     report.file_bytes = file->size();
     report.from_cache = true;
     cached->source = path;
@@ -140,7 +146,7 @@ Table open_table(const std::string& path, const OpenOptions& options, LoadReport
   }
   Table t = open_mapped(file, options, report);
   try {
-    detail::write_cache_entry(entry, fp, t, report);
+    detail::write_cache_entry(entry, fp, t, report, threads);
   } catch (const IoError& e) {
     report.warnings.push_back(fmt::format("table cache not written, the table was parsed: {}", e.what()));
   }

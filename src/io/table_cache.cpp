@@ -1,58 +1,52 @@
 // The conversion cache's entries. One file per (source, options):
-//   "LUMEN-TABLE-CACHE 1\n" magic (20 bytes), then little-endian u64 fields:
-//   source size, source mtime (ns), source head hash, V, d, dtype, rows_read, duplicates, repaired tokens,
-//   bytes of words, bytes of the first duplicate, a checksum (hash64 below over the header before it, the words
-//   and the first duplicate); then the words (each a u32 length and its bytes), the first duplicate's bytes, zero
-//   padding to 64 bytes, and E (V,d) row-major in its dtype, borrowed from the map. The checksum covers what is
-//   parsed; E's bytes are checked by size only (hashing them would cost what the cache saves).
+//   "LUMEN-TABLE-CACHE 3\n" magic (20 bytes), then little-endian u64 fields:
+//   the source's size, mtime (ns), ctime (ns), device, inode and head hash; V, d, dtype, rows_read, duplicates,
+//   repaired tokens, bytes of words, bytes of the first duplicate; E's checksum; and a checksum over the header
+//   before it, the words and the first duplicate. Then the words (each a u32 length and its bytes), the first
+//   duplicate's bytes, zero padding to 64 bytes, and E (V,d) row-major in its dtype, borrowed from the map.
+// Checksums are XXH3 (xxHash): E's is taken over 4 MB chunks in parallel and then over the chunks' hashes, a few
+// ms for a 60 MB table, so that a damaged E (zeroed bytes: every score 0) is rebuilt, never served.
 #include "io/table_cache.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/threads.hpp"
 
 namespace lumen::io::detail {
 
 namespace {
 
-constexpr std::string_view kMagic = "LUMEN-TABLE-CACHE 2\n";  // 1: FNV-1a checksums (rebuilt when met)
-constexpr std::size_t kFields = 12;
+constexpr std::string_view kMagic = "LUMEN-TABLE-CACHE 3\n";  // 1, 2: older checksums and fingerprints (rebuilt)
+constexpr std::size_t kFields = 16;
 constexpr std::size_t kHeaderBytes = 20 + kFields * 8;
 constexpr std::size_t kHeadBytes = std::size_t{64} * 1024;
+constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 
-// A checksum at memory speed, 32 bytes a step in four independent lanes (FNV-1a, a byte a step, cost a 50,000-word
-// vocabulary about a millisecond: most of a cached open). Detects damage and change, not forgery; chained through
-// `h` over several pieces.
-std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ull) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  constexpr std::uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xbf58476d1ce4e5b9ull;
-  std::uint64_t lane[4] = {h ^ n, h + k1, h ^ k2, h - k1};
-  const auto step = [&](std::uint64_t& l, std::uint64_t w) {
-    l = (l ^ w) * k2;
-    l ^= l >> 31;
-  };
-  for (; n >= 32; n -= 32, p += 32)
-    for (std::size_t i = 0; i < 4; ++i) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, p + 8 * i, 8);
-      step(lane[i], w);
-    }
-  for (std::size_t i = 0; n != 0; i = (i + 1) % 4) {
-    std::uint64_t w = 0;
-    const std::size_t take = std::min<std::size_t>(n, 8);
-    std::memcpy(&w, p, take);
-    step(lane[i], w ^ (static_cast<std::uint64_t>(take) << 56));
-    p += take;
-    n -= take;
-  }
-  std::uint64_t out = lane[0];
-  for (int i = 1; i < 4; ++i) out = (out ^ (lane[i] + k1 * static_cast<std::uint64_t>(i))) * k2, out ^= out >> 29;
-  return out;
+std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t seed = 0) {
+  return XXH3_64bits_withSeed(data, n, seed);
+}
+
+// E's checksum: the same for any thread count (the chunks do not depend on it).
+std::uint64_t payload_hash(const char* data, std::size_t n, std::size_t threads) {
+  std::vector<std::uint64_t> chunk((n + kChunkBytes - 1) / kChunkBytes);
+  parallel_for(chunk.size(), threads, [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i)
+      chunk[i] = hash64(data + i * kChunkBytes, std::min(kChunkBytes, n - i * kChunkBytes));
+  });
+  return hash64(chunk.data(), chunk.size() * sizeof(std::uint64_t), n);
 }
 
 void put_u64(std::string& s, std::uint64_t v) {
@@ -69,8 +63,43 @@ std::size_t padded(std::size_t n) { return (n + 63) / 64 * 64; }
 
 }  // namespace
 
-Fingerprint fingerprint(const MappedFile& source, std::int64_t mtime_ns) {
-  return {source.size(), mtime_ns, hash64(source.data(), std::min(source.size(), kHeadBytes))};
+Fingerprint fingerprint(const MappedFile& source) {
+  const FileIdentity& id = source.identity();
+  return {source.size(), id.mtime_ns, id.ctime_ns,
+          id.device,     id.inode,    hash64(source.data(), std::min(source.size(), kHeadBytes))};
+}
+
+void prepare_cache_dir(const std::string& cache_dir) {
+  std::string dir = cache_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();  // "link/" would have lstat follow the link
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) throw IoError(fmt::format("cannot use the cache directory {}: {}", dir, std::strerror(errno)));
+    std::error_code ec;
+    const std::filesystem::path parent = std::filesystem::path(dir).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) throw IoError(fmt::format("cannot create cache directory {}: {}", dir, ec.message()));
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+      throw IoError(fmt::format("cannot create cache directory {}: {}", dir, std::strerror(errno)));
+    if (::lstat(dir.c_str(), &st) != 0)
+      throw IoError(fmt::format("cannot use the cache directory {}: {}", dir, std::strerror(errno)));
+  }
+  if (S_ISLNK(st.st_mode))
+    throw IoError(
+        fmt::format("the cache directory {} is a symlink, which lumen does not follow (whoever can change "
+                    "the link could redirect what lumen writes): name the directory itself",
+                    dir));
+  if (!S_ISDIR(st.st_mode)) throw IoError(fmt::format("the cache directory {} is not a directory", dir));
+  if (st.st_uid != ::geteuid())
+    throw IoError(
+        fmt::format("the cache directory {} belongs to uid {}, not to you (uid {}): use a directory of "
+                    "your own",
+                    dir, st.st_uid, ::geteuid()));
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (st.st_mode & S_ISVTX) == 0)
+    throw IoError(
+        fmt::format("the cache directory {} is writable by {} (mode {:o}), who could plant entries in it: "
+                    "`chmod go-w {}`, or use a directory of your own",
+                    dir, (st.st_mode & S_IWOTH) != 0 ? "anyone" : "its group", st.st_mode & 07777, dir));
 }
 
 std::string cache_entry_path(const std::string& cache_dir, const std::string& source_path, Format format,
@@ -84,21 +113,27 @@ std::string cache_entry_path(const std::string& cache_dir, const std::string& so
   return fmt::format("{}/{}.{:016x}.lumencache", cache_dir, stem.substr(0, 64), hash64(key.data(), key.size()));
 }
 
-std::optional<Table> read_cache_entry(const std::string& entry_path, const Fingerprint& fp, LoadReport& report) {
+std::optional<Table> read_cache_entry(const std::string& entry_path, const Fingerprint& fp, LoadReport& report,
+                                      std::size_t threads) {
+  // Only a regular file of this user's is opened: a symlink, FIFO or device planted under the entry's name is
+  // never opened (a FIFO would wait for a writer, a device may act on open), but replaced by the rebuilt entry.
+  struct stat st {};
+  if (::lstat(entry_path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   std::shared_ptr<const MappedFile> file;
   try {
-    file = MappedFile::open(entry_path);
+    file = MappedFile::open(entry_path, MappedFile::Symlinks::refuse);  // and if it was swapped since: refused
   } catch (const IoError&) {
-    return std::nullopt;  // no entry (or not a regular file): parse
+    return std::nullopt;
   }
+  if (file->identity().owner != ::geteuid()) return std::nullopt;
   const char* b = file->data();
   const std::size_t size = file->size();
   if (size < kHeaderBytes || std::string_view(b, kMagic.size()) != kMagic) return std::nullopt;
   std::array<std::uint64_t, kFields> f{};
   for (std::size_t i = 0; i < kFields; ++i) f[i] = get_u64(b + kMagic.size() + 8 * i);
-  const Fingerprint stored{f[0], static_cast<std::int64_t>(f[1]), f[2]};
+  const Fingerprint stored{f[0], static_cast<std::int64_t>(f[1]), static_cast<std::int64_t>(f[2]), f[3], f[4], f[5]};
   if (!(stored == fp)) return std::nullopt;  // the source changed since: stale
-  const std::uint64_t V = f[3], d = f[4], dt = f[5], words_bytes = f[9], dup_bytes = f[10];
+  const std::uint64_t V = f[6], d = f[7], dt = f[8], words_bytes = f[12], dup_bytes = f[13];
   if (dt > static_cast<std::uint64_t>(DType::bf16) || V == 0 || d == 0) return std::nullopt;
   const DType dtype = static_cast<DType>(dt);
   const std::uint64_t after = size - kHeaderBytes;
@@ -107,8 +142,9 @@ std::optional<Table> read_cache_entry(const std::string& entry_path, const Finge
   if (d > UINT64_MAX / dtype_size(dtype) / V || data_at > size || size - data_at != V * d * dtype_size(dtype))
     return std::nullopt;  // truncated or padded: damaged
   const char* const words_at = b + kHeaderBytes;
-  if (hash64(words_at + words_bytes, dup_bytes, hash64(words_at, words_bytes, hash64(b, kHeaderBytes - 8))) != f[11])
+  if (hash64(words_at + words_bytes, dup_bytes, hash64(words_at, words_bytes, hash64(b, kHeaderBytes - 8))) != f[15])
     return std::nullopt;  // the same chain as write_cache_entry: header, words, first duplicate
+  if (payload_hash(b + data_at, size - data_at, threads) != f[14]) return std::nullopt;  // E damaged
   Table t;
   std::vector<std::string> tokens;
   tokens.reserve(static_cast<std::size_t>(V));
@@ -126,20 +162,17 @@ std::optional<Table> read_cache_entry(const std::string& entry_path, const Finge
   if (w != we) return std::nullopt;
   // The parse kept no duplicates and the checksum says these are its words: no hashing until the first lookup.
   t.vocab = Vocab::from_unique(std::move(tokens));
-  report.rows_read = static_cast<std::size_t>(f[6]);
-  report.duplicates = static_cast<std::size_t>(f[7]);
-  report.repaired_tokens = static_cast<std::size_t>(f[8]);
+  report.rows_read = static_cast<std::size_t>(f[9]);
+  report.duplicates = static_cast<std::size_t>(f[10]);
+  report.repaired_tokens = static_cast<std::size_t>(f[11]);
   report.first_duplicate.assign(we, static_cast<std::size_t>(dup_bytes));
   t.E = Matrix::borrow(b + data_at, static_cast<std::size_t>(V), static_cast<std::size_t>(d), dtype, file);
   report.mapped = true;
   return t;
 }
 
-void write_cache_entry(const std::string& entry_path, const Fingerprint& fp, const Table& t, const LoadReport& report) {
-  const std::filesystem::path dir = std::filesystem::path(entry_path).parent_path();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw IoError(fmt::format("cannot create cache directory {}: {}", dir.string(), ec.message()));
+void write_cache_entry(const std::string& entry_path, const Fingerprint& fp, const Table& t, const LoadReport& report,
+                       std::size_t threads) {
   std::string words;
   for (const auto& tok : t.vocab.tokens()) {
     const auto len = static_cast<std::uint32_t>(tok.size());
@@ -148,17 +181,18 @@ void write_cache_entry(const std::string& entry_path, const Fingerprint& fp, con
   }
   std::string head(kMagic);
   for (std::uint64_t v :
-       {fp.size, static_cast<std::uint64_t>(fp.mtime_ns), fp.head_hash, static_cast<std::uint64_t>(t.V()),
-        static_cast<std::uint64_t>(t.d()), static_cast<std::uint64_t>(t.E.dtype()),
-        static_cast<std::uint64_t>(report.rows_read), static_cast<std::uint64_t>(report.duplicates),
-        static_cast<std::uint64_t>(report.repaired_tokens), static_cast<std::uint64_t>(words.size()),
-        static_cast<std::uint64_t>(report.first_duplicate.size())})
+       {fp.size, static_cast<std::uint64_t>(fp.mtime_ns), static_cast<std::uint64_t>(fp.ctime_ns), fp.device, fp.inode,
+        fp.head_hash, static_cast<std::uint64_t>(t.V()), static_cast<std::uint64_t>(t.d()),
+        static_cast<std::uint64_t>(t.E.dtype()), static_cast<std::uint64_t>(report.rows_read),
+        static_cast<std::uint64_t>(report.duplicates), static_cast<std::uint64_t>(report.repaired_tokens),
+        static_cast<std::uint64_t>(words.size()), static_cast<std::uint64_t>(report.first_duplicate.size()),
+        payload_hash(reinterpret_cast<const char*>(t.E.data()), t.E.bytes(), threads)})
     put_u64(head, v);
   std::uint64_t sum = hash64(head.data(), head.size());
   sum = hash64(words.data(), words.size(), sum);
   sum = hash64(report.first_duplicate.data(), report.first_duplicate.size(), sum);
   put_u64(head, sum);
-  AtomicFile out(entry_path);
+  AtomicFile out(entry_path, AtomicFile::Target::replace_name);
   out.write(head);
   out.write(words);
   out.write(report.first_duplicate);

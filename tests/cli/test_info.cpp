@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/stat.h>
@@ -26,6 +27,11 @@ std::string write_tmp(const std::string& name, const std::string& bytes) {
       std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name);  // one name per test process
   std::ofstream(p, std::ios::binary) << bytes;
   return p.string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 TEST(CliInfo, JsonForEverySample) {
@@ -153,9 +159,43 @@ TEST(CliInfo, CacheOptionAndEnvironment) {
   const std::string blocker = write_tmp("lumen-info-cache-blocker", "x");
   r = lumen("info " + p + " --cache " + blocker + "/sub");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("lumen: warning: table cache not written"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lumen: warning: table cache not used"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
   for (auto& f : {p, blocker}) std::filesystem::remove(f);
+}
+
+// A shared LUMEN_CACHE: a symlink planted under an entry's name is not written through (the file it names keeps
+// its bytes), and a cache directory that is itself a symlink is not used, with a warning that says so.
+TEST(CliInfo, ACacheDirectoryOthersCanWriteIntoCannotRedirectWrites) {
+  const auto dir = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-lumen-shared-cache");
+  std::filesystem::remove_all(dir);
+  const std::string p = write_tmp("lumen-info-shared.vec", "2 2\na 1 2\nb 3 4\n");
+  const std::string victim = write_tmp("lumen-info-victim.txt", "precious");
+  ASSERT_EQ(lumen("info " + p + " --cache " + dir.string()).code, 0);
+  std::string entry;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) entry = e.path().string();
+  ASSERT_FALSE(entry.empty());
+  std::filesystem::remove(entry);
+  std::filesystem::create_symlink(victim, entry);
+  lumen_cli::CliOptions env;
+  env.env = "LUMEN_CACHE=" + dir.string();
+  CliRun r = lumen_cli::run_cli("info " + p + " --json", env);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"], 2);
+  EXPECT_EQ(read_file(victim), "precious");
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(entry)));
+  const auto link = dir.string() + "-link";
+  std::filesystem::remove(link);
+  std::filesystem::create_directory_symlink(dir, link);
+  r = lumen("info " + p + " --cache " + link);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("lumen: warning: table cache not used, the table was parsed: the cache directory " + link +
+                       " is a symlink"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove(link);
+  std::filesystem::remove_all(dir);
+  for (auto& f : {p, victim}) std::filesystem::remove(f);
 }
 
 TEST(CliInfo, BadTablesExitOneWithWhere) {

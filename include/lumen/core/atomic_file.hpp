@@ -12,6 +12,9 @@
 //   a shell's `>` would; such a file cannot be replaced atomically, so an error can leave part of the data
 //   written to it;
 // - a directory: refused (IoError).
+// With Target::replace_name none of that is looked at: the new file is made beside the name (O_EXCL, so a planted
+// symlink is never followed) and renamed onto the name itself, replacing whatever is there (a symlink, a FIFO, a
+// file) and writing through nothing: what a directory others may plant names in (the table cache) needs.
 #include <cstddef>
 #include <cstdio>
 #include <string>
@@ -21,7 +24,9 @@ namespace lumen {
 
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path);  // throws IoError if the target cannot be opened or created
+  enum class Target { as_named, replace_name };
+  // Throws IoError if the target cannot be opened or created.
+  explicit AtomicFile(std::string path, Target target = Target::as_named);
   // Standard output, written in place (for an output path of "-").
   static AtomicFile standard_output();
   ~AtomicFile();
