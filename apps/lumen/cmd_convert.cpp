@@ -20,24 +20,6 @@ struct ConvertArgs {
   bool json = false, strict = false;
 };
 
-// Every file the load read: the table, its .npy vocabulary (named or found beside it), its tokenizer.
-std::vector<std::string> input_files(const TableArgs& in, const Table& t, bool tokenized) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  const std::string table = t.source == "default" ? default_table_path() : in.path;
-  if (t.source == "toy" && !fs::exists(in.path)) return files;
-  files.push_back(table);
-  if (!in.vocab.empty()) files.push_back(in.vocab);
-  if (t.format == io::format_name(io::Format::npy)) files.push_back(io::npy_vocab_path(table));
-  if (tokenized) {
-    const fs::path dir = in.tokenizer.empty() ? fs::path(table).parent_path() : fs::path(in.tokenizer);
-    if (!in.tokenizer.empty() && !fs::is_directory(dir)) files.push_back(in.tokenizer);
-    else
-      for (const char* f : {"tokenizer.json", "encoder.json", "vocab.bpe"}) files.push_back((dir / f).string());
-  }
-  return files;
-}
-
 // "f16 cannot hold 3 values of in.vec: 2 values beyond ±65504 became ±inf; 1 nonzero value ... became 0".
 std::string describe(const NarrowingLoss& loss, DType dtype, const std::string& source) {
   std::vector<std::string> parts;
@@ -77,7 +59,7 @@ int run_convert(const ConvertArgs& a) {
 
   // Nothing is written before every output is known to be apart from every input and from each other.
   const std::vector<std::string> files = io::output_paths(t, a.out, to, w);
-  check_outputs_apart(input_files(a.in, t, tokenizer != nullptr), files);
+  check_outputs_apart(table_input_files(a.in, t, tokenizer != nullptr), files);
   io::write_table(t, a.out, to, w);
 
   if (a.json) {

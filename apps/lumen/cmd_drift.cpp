@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/file_identity.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
 #include "lumen/model/drift_json.hpp"
@@ -95,6 +96,14 @@ Action setup(CLI::App& cmd) {
     const model::Transformer m = model::load_checkpoint(a->checkpoint, &report);
     const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
     const model::Drift d = model::drift(m, *tok, a->token, a->contexts, a->k);
+    if (!a->out.empty()) {  // the picture never goes over the checkpoint's files
+      std::vector<std::string> inputs = report.files;
+      const std::filesystem::path dir = model::checkpoint_dir(a->checkpoint);
+      for (const char* f : {"config.json", "tokenizer.json", "encoder.json", "vocab.bpe"})
+        inputs.push_back((dir / f).string());
+      if (!a->tokenizer.empty()) inputs.push_back(a->tokenizer);
+      check_outputs_apart(inputs, {a->out});
+    }
     if (!a->out.empty())
       write_file_atomic(
           a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));

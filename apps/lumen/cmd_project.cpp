@@ -15,6 +15,7 @@
 #include "common.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/file_identity.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/map_json.hpp"
 #include "lumen/project/plot.hpp"
@@ -177,7 +178,14 @@ Action setup(CLI::App& cmd) {
         throw UsageError(fmt::format("cannot tell the output format from '{}': use .csv, .json, .svg or .png", a->out));
     }
     if (a->json) Progress::set_enabled(false);
-    const Table t = load_table(a->table);
+    io::LoadReport report;
+    std::shared_ptr<const text::Tokenizer> tokenizer;
+    const Table t = load_table(a->table, report, tokenizer);
+    if (!a->out.empty()) {  // before the (maybe long) map: the picture never goes over what it is made from
+      std::vector<std::string> inputs = table_input_files(a->table, t, tokenizer != nullptr);
+      if (!a->words_file.empty() && a->words_file != "-") inputs.push_back(a->words_file);
+      check_outputs_apart(inputs, {a->out});
+    }
 
     // The rows: --words, --top or all; highlighted words are added if missing.
     project::RowChoice choice;

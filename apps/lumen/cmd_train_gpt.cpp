@@ -11,11 +11,14 @@
 
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/file_identity.hpp"
 #include "lumen/model/gpt_trainer.hpp"
+#include "lumen/model/hf_export.hpp"
 #include "lumen/model/token_stream.hpp"
 #include "lumen/model/word_tokenizer.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "lumen/train/corpus.hpp"
+#include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
@@ -48,7 +51,31 @@ struct GptArgs {
   model::GptTrainOptions o;
   bool untie = false, json = false;
   std::uint64_t checkpoint_every = 0;
+  const CLI::App* cmd = nullptr;  // which options were given (a resumed run notes those it does not use)
 };
+
+// How the CLI spells a GptTrainOptions name, and whether the user gave it.
+std::string gpt_flag(const std::string& option) { return option == "tie" ? "the head" : option_flag(option); }
+bool given(const CLI::App& cmd, const std::string& option) {
+  const auto count = [&cmd](const std::string& flag) {
+    const CLI::Option* o = cmd.get_option_no_throw(flag);
+    return o == nullptr ? 0 : o->count();
+  };
+  return option == "tie" ? count("--tie") + count("--untie") > 0 : count(option_flag(option)) > 0;
+}
+
+// Every file the run reads (the corpus's, the resumed checkpoint unless it is the checkpoint written, GPT-2's
+// tokenizer files, whichever tokenizer is used: a directory replaced there would take them) apart from the
+// checkpoint it writes and the directory it replaces (issue #35).
+void check_apart(const GptArgs& a, const train::Corpus& corpus, const std::string& gpt2_dir, const std::string& ckpt) {
+  std::vector<std::string> inputs;
+  for (const auto& f : corpus.files()) inputs.push_back(f.path);
+  if (!a.resume.empty() && !same_file(a.resume, ckpt)) inputs.push_back(a.resume);
+  if (!gpt2_dir.empty())
+    for (const char* f : {"encoder.json", "vocab.bpe"})
+      inputs.push_back((std::filesystem::path(gpt2_dir) / f).string());
+  check_outputs_apart(inputs, {ckpt}, {a.output});
+}
 
 nlohmann::json eval_json(const model::GptEval& e) {
   return {{"step", e.step},
@@ -68,14 +95,23 @@ int run(GptArgs& a) {
   if (fs::exists(a.output, ec) && !fs::is_directory(a.output, ec))
     throw UsageError(
         fmt::format("-o {}: exists and is not a directory (the model is written as a directory)", a.output));
+  model::check_gpt2_destination(a.output);  // before hours of training: a directory it may replace
   const std::string ckpt = a.checkpoint.empty() ? a.output + ".ckpt" : a.checkpoint;
+  const auto corpus = train::Corpus::open(a.corpus);
+  const std::string gpt2_dir = text::default_gpt2_dir();
+  check_apart(a, corpus, gpt2_dir, ckpt);  // nothing read may be written over, before anything is
   GptStopOnSignal signals;
   a.o.tie = !a.untie;
   a.o.tokenizer = a.tokenizer;
-  // Resuming: the checkpoint's tokenizer, so that the stream is the one it was trained on.
+  // Resuming: the checkpoint's options (its tokenizer, so that the stream is the one it was trained on); an option
+  // given that differs is noted, never silently dropped.
   const model::GptTrainOptions opts = a.resume.empty() ? a.o : model::GptTrainer::checkpoint_options(a.resume);
-  const auto corpus = train::Corpus::open(a.corpus);
-  std::string gpt2_dir, words_json;
+  if (!a.resume.empty() && a.cmd != nullptr)
+    for (const auto& n : model::resume_notes(a.o, opts))
+      if (given(*a.cmd, n.option)) print_note(n.text_for(gpt_flag(n.option)));
+  std::string words_json;
+  if (opts.tokenizer != "words" && gpt2_dir.empty())
+    throw InputError("GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found; set LUMEN_GPT2_DIR");
   std::unique_ptr<text::Tokenizer> tokenizer;
   if (opts.tokenizer == "words") {
     {
@@ -85,9 +121,6 @@ int run(GptArgs& a) {
     }
     tokenizer = text::parse_tokenizer_json(words_json, "the corpus's word vocabulary");
   } else {
-    gpt2_dir = text::default_gpt2_dir();
-    if (gpt2_dir.empty())
-      throw InputError("GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found; set LUMEN_GPT2_DIR");
     tokenizer = text::load_tokenizer(gpt2_dir);
   }
   std::vector<std::int32_t> tokens;
@@ -129,7 +162,7 @@ int run(GptArgs& a) {
                trainer->step(), ckpt, ckpt);
     return kInterrupted;
   }
-  trainer->export_hf(a.output, gpt2_dir, words_json);
+  trainer->export_hf(a.output, opts.tokenizer == "words" ? "" : gpt2_dir, words_json);
   if (a.checkpoint_every > 0 || !a.resume.empty()) fs::remove(ckpt, ec);
   const auto& h = trainer->history();
   const nn::ModelShape& s = trainer->shape();
@@ -166,6 +199,7 @@ int run(GptArgs& a) {
 
 Action setup_train_gpt(CLI::App& cmd) {
   auto a = std::make_shared<GptArgs>();
+  a->cmd = &cmd;
   cmd.add_option("corpus", a->corpus, "Text files or directories")->expected(0, -1);
   cmd.add_option("-o,--output", a->output, "Directory to write (config.json, model.safetensors, tokenizer)")
       ->required();

@@ -8,6 +8,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/io/load_table.hpp"
 #include "lumen/io/open.hpp"
+#include "lumen/io/write.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 
@@ -135,6 +136,23 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
   for (const auto& w : loaded.warnings) print_warning(w);
   if (loaded.tokenizer) tokenizer = std::move(loaded.tokenizer);
   return std::move(loaded.table);
+}
+
+std::vector<std::string> table_input_files(const TableArgs& in, const Table& t, bool tokenized) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  const std::string table = t.source == "default" ? default_table_path() : in.path;
+  if (t.source == "toy" && !fs::exists(in.path)) return files;
+  files.push_back(table);
+  if (!in.vocab.empty()) files.push_back(in.vocab);
+  if (t.format == io::format_name(io::Format::npy)) files.push_back(io::npy_vocab_path(table));
+  if (tokenized) {
+    const fs::path dir = in.tokenizer.empty() ? fs::path(table).parent_path() : fs::path(in.tokenizer);
+    if (!in.tokenizer.empty() && !fs::is_directory(dir)) files.push_back(in.tokenizer);
+    else
+      for (const char* f : {"tokenizer.json", "encoder.json", "vocab.bpe"}) files.push_back((dir / f).string());
+  }
+  return files;
 }
 
 void add_json_flag(CLI::App& cmd, bool& json) { cmd.add_flag("--json", json, "Print JSON (for scripts)"); }

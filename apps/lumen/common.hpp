@@ -66,6 +66,11 @@ Table load_table(const TableArgs& args, io::LoadReport& report);
 // The same, handing over the tokenizer that labelled the rows (null when none did), for commands that tokenize text.
 Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer);
 
+// Every file a load_table(args, ...) read: the table, its .npy vocabulary (named or found beside it), its tokenizer
+// (`tokenized`: one labelled the rows). What a command that writes must keep apart from its outputs
+// (lumen::check_outputs_apart).
+std::vector<std::string> table_input_files(const TableArgs& args, const Table& t, bool tokenized);
+
 // Adds --json to a command.
 void add_json_flag(CLI::App& cmd, bool& json);
 // Prints a JSON value on stdout (one line, then a newline).

@@ -306,6 +306,40 @@ const std::vector<GptEval>& GptTrainer::history() const { return s_->history; }
 std::uint64_t GptTrainer::train_tokens() const { return s_->train_end; }
 std::uint64_t GptTrainer::heldout_tokens() const { return s_->n() - s_->train_end; }
 
+std::string ResumeNote::text_for(const std::string& spelled) const {
+  return fmt::format(
+      "{} is {} here, but the checkpoint was made with {}: a resumed run keeps its checkpoint's "
+      "options, so {} is used",
+      spelled, asked, kept, kept);
+}
+
+std::vector<ResumeNote> resume_notes(const GptTrainOptions& asked, const GptTrainOptions& kept) {
+  std::vector<ResumeNote> notes;
+  const auto note = [&](const char* name, const auto& a, const auto& k) {
+    if (a != k) notes.push_back({name, fmt::format("{}", a), fmt::format("{}", k)});
+  };
+  note("layers", asked.layers, kept.layers);
+  note("d_model", asked.d_model, kept.d_model);
+  note("heads", asked.heads, kept.heads);
+  note("context", asked.context, kept.context);
+  if (asked.tie != kept.tie) notes.push_back({"tie", asked.tie ? "tied" : "untied", kept.tie ? "tied" : "untied"});
+  note("steps", asked.steps, kept.steps);
+  note("batch", asked.batch, kept.batch);
+  note("lr", asked.lr, kept.lr);
+  note("min_lr", asked.min_lr, kept.min_lr);
+  note("warmup", asked.warmup, kept.warmup);
+  note("weight_decay", asked.weight_decay, kept.weight_decay);
+  note("grad_clip", asked.grad_clip, kept.grad_clip);
+  note("holdout", asked.holdout, kept.holdout);
+  note("eval_every", asked.eval_every, kept.eval_every);
+  note("eval_batches", asked.eval_batches, kept.eval_batches);
+  note("seed", asked.seed, kept.seed);
+  note("threads", asked.threads, kept.threads);
+  note("tokenizer", asked.tokenizer, kept.tokenizer);
+  note("max_words", asked.max_words, kept.max_words);
+  return notes;
+}
+
 void GptTrainer::export_hf(const std::string& dir, const std::string& gpt2_tokenizer_dir,
                            const std::string& tokenizer_json) const {
   write_gpt2_checkpoint(dir, s_->s, s_->w, gpt2_tokenizer_dir, tokenizer_json);

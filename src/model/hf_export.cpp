@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "lumen/core/atomic_dir.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/model/gpt_backprop.hpp"
@@ -173,17 +174,27 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
   return out + "\n";
 }
 
+const std::vector<std::string>& gpt2_directory_files() {
+  static const std::vector<std::string> names{"config.json", "model.safetensors", "encoder.json",  "vocab.bpe",
+                                              "vocab.json",  "merges.txt",        "tokenizer.json"};
+  return names;
+}
+
+void check_gpt2_destination(const std::string& dir) { AtomicDir::check_replaceable(dir, gpt2_directory_files()); }
+
 void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, const Weights& w,
                            const std::string& gpt2_tokenizer_dir, const std::string& tokenizer_json) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir, ec)) throw IoError(fmt::format("cannot create the directory {}", dir));
-  const auto at = [&](const char* name) { return (fs::path(dir) / name).string(); };
+  // Read before the directory is made: every input is in hand before anything is written.
+  std::string enc_path, enc, bpe;
+  if (!gpt2_tokenizer_dir.empty()) {
+    enc_path = (fs::path(gpt2_tokenizer_dir) / "encoder.json").string();
+    enc = read_text(enc_path);
+    bpe = read_text((fs::path(gpt2_tokenizer_dir) / "vocab.bpe").string());
+  }
+  AtomicDir out(dir, gpt2_directory_files());
+  const auto at = [&](const char* name) { return out.file(name); };
   write_file_atomic(at("model.safetensors"), gpt2_safetensors(s, w));
   if (!gpt2_tokenizer_dir.empty()) {
-    const std::string enc_path = (fs::path(gpt2_tokenizer_dir) / "encoder.json").string();
-    const std::string enc = read_text(enc_path);
-    const std::string bpe = read_text((fs::path(gpt2_tokenizer_dir) / "vocab.bpe").string());
     write_file_atomic(at("encoder.json"), enc);
     write_file_atomic(at("vocab.bpe"), bpe);
     write_file_atomic(at("vocab.json"), enc);
@@ -193,6 +204,7 @@ void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, cons
     write_file_atomic(at("tokenizer.json"), tokenizer_json);
   }
   write_file_atomic(at("config.json"), gpt2_config_json(s));
+  out.commit();
 }
 
 }  // namespace lumen::model

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/file_identity.hpp"
 #include "lumen/io/write.hpp"
 #include "lumen/train/corpus.hpp"
 #include "lumen/train/vocabulary.hpp"
@@ -104,6 +105,30 @@ void write_outputs(const Plan& plan, const Vocab& vocab, const SessionControl& c
     std::filesystem::remove(plan.checkpoint);
 }
 
+// Nothing the session reads (the corpus's files, a checkpoint resumed from, unless it is the one it writes) may be
+// one of its outputs, nor two outputs one file. `head`: the session may write an untied head (lm).
+void check_apart(const Plan& plan, const Corpus& corpus, const SessionControl& control, bool head) {
+  std::vector<std::string> inputs, outputs;
+  for (const auto& f : corpus.files()) inputs.push_back(f.path);
+  if (!control.resume.empty() && !(!plan.checkpoint.empty() && same_file(control.resume, plan.checkpoint)))
+    inputs.push_back(control.resume);
+  // A table's companion file (the .npy's vocabulary, the projector's metadata): a trained table's rows are words.
+  const auto add_table = [&outputs](const std::string& path, io::Format format) {
+    outputs.push_back(path);
+    if (format == io::Format::npy) outputs.push_back(io::npy_vocab_path(path));
+    if (format == io::Format::projector_tsv) outputs.push_back(io::projector_metadata_path(path));
+  };
+  if (!plan.table.empty()) {
+    add_table(plan.table, plan.format);
+    if (head) add_table(plan.head, plan.head_format);
+    outputs.push_back(plan.vocab);
+  }
+  if (!plan.checkpoint.empty()) outputs.push_back(plan.checkpoint);
+  check_outputs_apart(inputs, outputs);
+}
+bool writes_head(const Word2VecOptions&) { return false; }
+bool writes_head(const LmOptions&) { return true; }  // untied, or a resumed untied one: W goes beside E
+
 // A session of either trainer: the model (the checkpoint's, or fresh over the counted vocabulary), trained by
 // train(model, control) with the session's checkpoints and progress, checkpointed when stopped; finish(model,
 // result, done) fills in the trainer's own results (and the tables when done) before the outputs are written.
@@ -112,6 +137,7 @@ Result run_session(const SessionCorpus& c, const Options& options, const Session
                    const SessionControl& control, Train train, Finish finish) {
   const Plan plan = plan_outputs(outputs);
   const Corpus corpus = open_corpus(c, control);
+  check_apart(plan, corpus, control, writes_head(options));
   Result r;
   std::optional<Model> model;
   if (!control.resume.empty()) {

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/gpt_trainer.hpp"
+#include "lumen/model/hf_export.hpp"
 #include "lumen/model/ops.hpp"
 
 using namespace lumen;
@@ -190,4 +193,54 @@ TEST(AdamW, WarmupCosineAndClipping) {
   std::vector<float> g3{0.3f};
   clip_grad_norm({g3.data()}, {1}, 1.0);
   EXPECT_FLOAT_EQ(g3[0], 0.3f);  // under the limit: untouched
+}
+
+// Issue #35, item 17: exporting into an existing directory replaces it whole, so another tokenizer's files never
+// stay beside the new model; a directory holding files of other names is refused, never deleted.
+TEST(GptTrainer, ExportReplacesTheDirectoryWhole) {
+  const auto tokens = pattern_stream(3000, 16);
+  GptTrainOptions o = tiny_options();
+  o.steps = 1;
+  GptTrainer t(tokens, 16, o);
+  ASSERT_TRUE(t.train());
+  const std::string dir = temp_path("hf_replaced");
+  fs::remove_all(dir);
+  fs::create_directory(dir);
+  for (const char* f : {"encoder.json", "vocab.bpe", "vocab.json", "merges.txt"})  // an earlier GPT-2-tokenizer run
+    std::ofstream(fs::path(dir) / f) << "old";
+  t.export_hf(dir, "", "{\"model\": {}}\n");  // a word tokenizer this time
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"config.json", "model.safetensors", "tokenizer.json"}));
+  for (const auto& e : fs::directory_iterator(fs::path(dir).parent_path()))  // nothing left beside it
+    EXPECT_EQ(e.path().filename().string().find(fs::path(dir).filename().string() + ".tmp-"), std::string::npos);
+  std::ofstream(fs::path(dir) / "README.md") << "mine";
+  EXPECT_THROW(check_gpt2_destination(dir), UsageError);
+  EXPECT_THROW(t.export_hf(dir, ""), UsageError);
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "README.md"));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "tokenizer.json"));
+  fs::remove_all(dir);
+}
+
+// Issue #35, item 17: a resumed run keeps its checkpoint's options; what it was asked that differs comes back as
+// notes (the library never prints; the CLI does, for the options its user gave).
+TEST(GptTrainer, ResumeNotesNameTheOptionsAResumedRunDoesNotUse) {
+  GptTrainOptions kept = tiny_options(), asked = tiny_options();
+  EXPECT_TRUE(resume_notes(asked, kept).empty());
+  asked.layers = 3;
+  asked.tie = false;
+  asked.lr = 0.5f;
+  const auto notes = resume_notes(asked, kept);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0].option, "layers");
+  EXPECT_EQ(notes[0].asked, "3");
+  EXPECT_EQ(notes[0].kept, "2");
+  EXPECT_EQ(notes[0].text_for("--layers"),
+            "--layers is 3 here, but the checkpoint was made with 2: a resumed run keeps its checkpoint's options, "
+            "so 2 is used");
+  EXPECT_EQ(notes[1].option, "tie");
+  EXPECT_EQ(notes[1].asked, "untied");
+  EXPECT_EQ(notes[2].option, "lr");
+  EXPECT_EQ(notes[2].asked, "0.5");
 }

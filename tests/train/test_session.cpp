@@ -4,6 +4,9 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <set>
 
 #include "helpers.hpp"
@@ -38,6 +41,11 @@ Word2VecOptions small_w2v() { return {.dim = 12, .epochs = 2, .sample = 0, .seed
 
 LmOptions small_lm(bool tie) {
   return {.context = 2, .dim = 8, .hidden = 12, .tie = tie, .batch = 32, .epochs = 2, .holdout = 0.1, .threads = 1};
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 bool same(const Table& a, const Table& b) {
@@ -197,4 +205,40 @@ TEST(TrainSession, AnOutputThatFailsLeavesNoTemporaryAndKeepsTheCheckpoint) {
   EXPECT_THROW(train_word2vec(d.corpus, small_w2v(), {.table = d / "t.vec", .vocab = d / "sub/t.vocab"}, c), IoError);
   EXPECT_EQ(d.files(), (std::set<std::string>{"c.txt", "t.vec", "t.vec.ckpt"}));
   EXPECT_NO_THROW(Word2Vec::load_checkpoint(d / "t.vec.ckpt", Corpus::open(d.corpus.paths)));
+}
+
+// Issue #35, item 2: no output of a session (table, head, counts, checkpoint, a table's companion file) may be a
+// file it reads (the corpus's, a checkpoint resumed from), by any spelling or link; refused before any work.
+TEST(TrainSession, OutputsThatAreInputsAreRefusedAndTheCorpusKept) {
+  Dir d("session-apart");
+  const std::string corpus = read_all(d / "c.txt");
+  fs::create_symlink("c.txt", d.path / "link.vec");
+  fs::create_hard_link(d.path / "c.txt", d.path / "hard.txt");
+  int reports = 0;
+  SessionControl c;
+  c.on_progress = [&](const SessionProgress&) { ++reports; };
+  const auto refused = [&](const std::function<void()>& f, const std::string& output) {
+    try {
+      f();
+      ADD_FAILURE() << output << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(output), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(d / "c.txt"), std::string::npos) << e.what();
+    }
+  };
+  refused([&] { train_word2vec(d.corpus, small_w2v(), {.table = d / "c.txt"}, c); }, d / "c.txt");
+  refused([&] { train_word2vec(d.corpus, small_w2v(), {.table = d / "link.vec"}, c); }, d / "link.vec");
+  refused([&] { train_word2vec(d.corpus, small_w2v(), {.table = d / "t.vec", .vocab = d / "hard.txt"}, c); },
+          d / "hard.txt");
+  refused([&] { train_word2vec(d.corpus, small_w2v(), {.table = d / "t.vec", .checkpoint = d / "./c.txt"}, c); },
+          d / "./c.txt");
+  refused([&] { train_lm(d.corpus, small_lm(false), {.table = d / "t.vec", .head = d / "c.txt"}, c); }, d / "c.txt");
+  // The .npy's vocabulary file, written beside it: c.npy -> c.vocab.txt.
+  fs::copy_file(d.path / "c.txt", d.path / "c.vocab.txt");
+  SessionCorpus vocab_corpus = d.corpus;
+  vocab_corpus.paths = {d / "c.vocab.txt"};
+  EXPECT_THROW(train_word2vec(vocab_corpus, small_w2v(), {.table = d / "c.npy"}, c), UsageError);
+  EXPECT_EQ(reports, 0);  // refused before the vocabulary was counted
+  EXPECT_EQ(read_all(d / "c.txt"), corpus);
+  EXPECT_EQ(d.files(), (std::set<std::string>{"c.txt", "c.vocab.txt", "hard.txt", "link.vec"}));
 }

@@ -99,6 +99,19 @@ class GptTrainer {
   std::unique_ptr<State> s_;
 };
 
+// An option asked of a resumed run that it does not use: a resumed run keeps the options its checkpoint was made
+// with (the model's shape, the schedule, the tokenizer), whatever it is asked.
+struct ResumeNote {
+  std::string option;       // as GptTrainOptions names it: "layers", "d_model", "tie", ...
+  std::string asked, kept;  // the values, as text ("3", "2"; "untied", "tied")
+  // "{spelled} is 3 here, but the checkpoint was made with 2: ..." with the option spelled as a face spells it.
+  std::string text_for(const std::string& spelled) const;
+};
+
+// The options whose value in `asked` differs from the checkpoint's `kept` (every option a checkpoint records, in
+// GptTrainOptions' order). A face reports those its user set: the others are its defaults.
+std::vector<ResumeNote> resume_notes(const GptTrainOptions& asked, const GptTrainOptions& kept);
+
 // Throws OptionError (in the option names above) for an option out of range: what the trainer checks first.
 void check_gpt_train_options(const GptTrainOptions& options);
 
