@@ -12,6 +12,9 @@ function(lumen_module name)
     target_include_directories(lumen_${name} PUBLIC "${CMAKE_SOURCE_DIR}/include" PRIVATE "${CMAKE_SOURCE_DIR}/src")
     target_link_libraries(lumen_${name} PUBLIC ${M_DEPS})
     set_target_properties(lumen_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    if(LUMEN_FUZZ)
+      target_compile_options(lumen_${name} PRIVATE -fsanitize=fuzzer-no-link)  # what the fuzzers' coverage sees
+    endif()
     foreach(f ${srcs})
       if(f MATCHES "_avx512\\.cpp$")
         set_source_files_properties(${f} PROPERTIES COMPILE_OPTIONS "${LUMEN_AVX512_FLAGS}")
@@ -35,6 +38,12 @@ function(lumen_test name)
   endif()
   add_executable(test_${name} ${srcs})
   target_include_directories(test_${name} PRIVATE "${CMAKE_SOURCE_DIR}/tests")
+  if(LUMEN_SANITIZE)
+    # The test files themselves at -O0 under the sanitizers (the library they test stays at the build's -O1): a
+    # test file's ASan compile is mostly code generation for gtest's bodies, and -O0 halves it, while the tests'
+    # run time is the library's.
+    target_compile_options(test_${name} PRIVATE -O0)
+  endif()
   if(NOT name STREQUAL "cli")
     target_link_libraries(test_${name} PRIVATE lumen_${name})
   endif()
