@@ -22,6 +22,7 @@ std::size_t thread_count(const py::object& threads) {
   if (threads.is_none()) return 0;
   const long long n = threads.cast<long long>();
   if (n < 0) throw py::value_error(fmt::format("threads must be 0 (the default) or more, not {}", n));
+  lumen::check_threads(static_cast<std::size_t>(n));  // lumen.UsageError (a ValueError) past kMaxThreads
   return static_cast<std::size_t>(n);
 }
 

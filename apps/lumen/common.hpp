@@ -69,7 +69,7 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
 // Every file a load_table(args, ...) read: the table, its .npy vocabulary (named or found beside it), its tokenizer
 // (`tokenized`: one labelled the rows). What a command that writes must keep apart from its outputs
 // (lumen::check_outputs_apart).
-std::vector<std::string> table_input_files(const TableArgs& args, const Table& t, bool tokenized);
+std::vector<std::string> table_input_files(const TableArgs& in, const Table& t, bool tokenized);
 
 // Adds --json to a command.
 void add_json_flag(CLI::App& cmd, bool& json);

@@ -36,7 +36,8 @@ namespace {
 void add_global_options(CLI::App& cmd, std::size_t& threads, bool& quiet) {
   for (CLI::App* sub : cmd.get_subcommands([](CLI::App*) { return true; })) {
     if (sub->get_option_no_throw("--threads") == nullptr)
-      sub->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+      sub->add_option("--threads", threads, "Worker threads (default: all cores)")
+          ->check(CLI::Range(std::size_t{0}, lumen::kMaxThreads));
     if (sub->get_option_no_throw("--quiet") == nullptr) sub->add_flag("-q,--quiet", quiet, "No progress bars");
     add_global_options(*sub, threads, quiet);
   }
@@ -71,7 +72,8 @@ int run(int argc, char** argv) {
   app.require_subcommand(0, 1);
   std::size_t threads = 0;
   bool quiet = false;
-  app.add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+  app.add_option("--threads", threads, "Worker threads (default: all cores)")
+      ->check(CLI::Range(std::size_t{0}, lumen::kMaxThreads));
   app.add_flag("-q,--quiet", quiet, "No progress bars");
   app.footer(
       "Run `lumen` alone for a tour of the embedding layer; `lumen COMMAND --help` for a command.\n"

@@ -119,6 +119,15 @@ def test_threads():
     assert lumen.get_threads() == before or before > 0
 
 
+def test_threads_past_the_bound_are_a_value_error():
+    with pytest.raises(ValueError, match="at most 4096"):
+        lumen.load("toy", threads=40000)
+    before = lumen.get_threads()
+    with pytest.raises(ValueError, match="at most 4096"):
+        lumen.set_threads(10**9)
+    assert lumen.get_threads() == before
+
+
 def test_python_threads_share_a_table():
     import threading
 

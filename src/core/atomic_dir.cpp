@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hold_interrupts.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/temp_files.hpp"
@@ -21,26 +20,6 @@ namespace lumen {
 namespace fs = std::filesystem;
 
 namespace {
-
-// SIGINT and SIGTERM held back on this thread while the temporary directory is created and registered, and while
-// the old directory is renamed aside and the new one into place (the fallback without RENAME_EXCHANGE), so that a
-// handler never sees the target missing.
-class HoldInterrupts {
- public:
-  HoldInterrupts() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &s, &old_);
-  }
-  ~HoldInterrupts() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  HoldInterrupts(const HoldInterrupts&) = delete;
-  HoldInterrupts& operator=(const HoldInterrupts&) = delete;
-
- private:
-  sigset_t old_{};
-};
 
 // The directory a write to `path` replaces: symlinks followed (the link stays), absolute, `.`/`..` resolved,
 // without a trailing separator.
@@ -99,7 +78,7 @@ AtomicDir::AtomicDir(std::string path, std::vector<std::string> names)
     : path_(std::move(path)), target_(target_of(path_)), names_(std::move(names)) {
   check_replaceable(path_, names_);
   tmp_ = target_ + ".tmp-XXXXXX";
-  const HoldInterrupts hold;
+  const detail::HoldInterrupts hold;
   if (::mkdtemp(tmp_.data()) == nullptr)
     throw IoError(fmt::format("cannot create a directory beside {}: {}", path_, std::strerror(errno)));
   try {
@@ -139,7 +118,7 @@ void AtomicDir::commit() {
     // No RENAME_EXCHANGE here (e.g. NFS): the old directory aside, the new one in its place.
     const std::string old = target_ + ".old-" + tmp_.substr(tmp_.size() - 6);
     {
-      const HoldInterrupts hold;
+      const detail::HoldInterrupts hold;
       if (::rename(target_.c_str(), old.c_str()) != 0)
         throw IoError(fmt::format("cannot rename {} to {}: {}", target_, old, std::strerror(errno)));
       if (::rename(tmp_.c_str(), target_.c_str()) != 0) {

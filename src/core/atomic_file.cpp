@@ -1,44 +1,19 @@
 #include "lumen/core/atomic_file.hpp"
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hold_interrupts.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/temp_files.hpp"
 
 namespace lumen {
-
-namespace {
-
-// SIGINT and SIGTERM held back on this thread while a temporary file is created and registered, so that a
-// handler running here never misses it. (A process-directed signal taken by another thread in those few
-// microseconds still can; registering before mkstemp would instead risk unlinking a file that is not ours.)
-class HoldInterrupts {
- public:
-  HoldInterrupts() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &s, &old_);
-  }
-  ~HoldInterrupts() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-  HoldInterrupts(const HoldInterrupts&) = delete;
-  HoldInterrupts& operator=(const HoldInterrupts&) = delete;
-
- private:
-  sigset_t old_{};
-};
-
-}  // namespace
 
 AtomicFile::AtomicFile(std::string path, Target target) : path_(std::move(path)) {
   if (target == Target::replace_name) {
@@ -84,7 +59,7 @@ void AtomicFile::create_temporary() {
   tmp_ = target_ + ".tmp-XXXXXX";
   int fd = -1;
   {
-    const HoldInterrupts hold;
+    const detail::HoldInterrupts hold;
     fd = ::mkstemp(tmp_.data());
     if (fd < 0) throw IoError(fmt::format("cannot create {}: {}", path_, std::strerror(errno)));
     try {

@@ -6,10 +6,19 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "lumen/core/error.hpp"
+
 namespace lumen {
 
 namespace {
 std::atomic<std::size_t> g_threads{0};
+}
+
+void check_threads(std::size_t n) {
+  if (n > kMaxThreads)
+    throw OptionError("threads", fmt::format("{{option}} must be at most {} (0: all cores), not {}", kMaxThreads, n));
 }
 
 std::size_t default_threads() {
@@ -19,10 +28,14 @@ std::size_t default_threads() {
   return hw == 0 ? 1 : hw;
 }
 
-void set_default_threads(std::size_t n) { g_threads.store(n); }
+void set_default_threads(std::size_t n) {
+  check_threads(n);
+  g_threads.store(n);
+}
 
 void parallel_for(std::size_t n, std::size_t threads,
                   const std::function<void(std::size_t, std::size_t, std::size_t)>& fn) {
+  check_threads(threads);
   if (n == 0) return;
   if (threads == 0) threads = default_threads();
   if (threads > n) threads = n;

@@ -92,9 +92,12 @@ std::optional<Refusal> check_request(const RequestHead& head, const GuardOptions
   const auto hosts = values(head, "host");
   if (hosts.size() != 1)
     return refuse(400, hosts.empty() ? "the request has no Host header" : "more than one Host header");
-  if (!is_own_host(hosts[0], options.host))
-    return refuse(403,
-                  fmt::format("Host '{}' is not this server (use localhost, 127.0.0.1 or {})", hosts[0], options.host));
+  if (!is_own_host(hosts[0], options.host)) {
+    // The names it answers to, each once: "localhost or 127.0.0.1", and the bound host when it is another.
+    const bool other = !options.host.empty() && options.host != "localhost" && options.host != "127.0.0.1";
+    return refuse(403, fmt::format("Host '{}' is not this server (use localhost{})", hosts[0],
+                                   other ? fmt::format(", 127.0.0.1 or {}", options.host) : " or 127.0.0.1"));
+  }
   // A browser sends Origin with every cross-origin request and with same-origin POSTs: it must be this page's.
   const auto origins = values(head, "origin");
   if (origins.size() > 1) return refuse(400, "more than one Origin header");

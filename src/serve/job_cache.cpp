@@ -83,7 +83,9 @@ nlohmann::json JobCache::poll(const std::string& id) {
   const std::lock_guard<std::mutex> lock(mu_);
   for (auto& [key, job] : jobs_)
     if (job_id(key) == id) return state(*job, id);
-  throw ApiError(404, fmt::format("no projection job '{}'", id));
+  // One cache serves every kind of job (projection, comparison, drift): the message names none of them.
+  throw ApiError(
+      404, fmt::format("no job '{}': it was never started here, or {} newer jobs have taken its place", id, capacity_));
 }
 
 }  // namespace lumen::serve

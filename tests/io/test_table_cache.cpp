@@ -86,25 +86,41 @@ TEST(TableCache, StaleEntryIsRebuilt) {
   EXPECT_TRUE(again.from_cache);
 }
 
-TEST(TableCache, DamagedEntriesAreRebuiltNeverTrusted) {
+// A source table opened once through a fresh cache directory: where its entry lies and the table every later open
+// must give, whatever the entry has become.
+struct CachedSource {
   ScratchDir dir;
-  const std::string src = dir.write("t.vec", some_table(200, 0.25));
+  std::string src;
   OpenOptions o;
-  o.cache_dir = dir.file("cache");
-  const Table want = open_table(src, o);
-  const std::string entry = entries(o.cache_dir).at(0);
-  const std::string good = read_all(entry);
-  const auto damage = [&](const std::string& bytes) {
-    std::filesystem::remove(entry);  // (the entry is read-only-mapped elsewhere: replace, never write in place)
+  Table want;
+  std::string entry;
+  CachedSource(int rows, double scale) : src(dir.write("t.vec", some_table(rows, scale))) {
+    o.cache_dir = dir.file("cache");
+    want = open_table(src, o);
+    entry = entries(o.cache_dir).at(0);
+  }
+  // The entry's name replaced by a regular file of these bytes (the entry is mapped elsewhere: never written in place).
+  void replace_entry(const std::string& bytes) const {
+    std::filesystem::remove(entry);
     dir.write(std::filesystem::path(entry).lexically_relative(dir.path()).string(), bytes);
+  }
+  // Opens the source again: the table is the source's, and the report says whether the entry was used.
+  LoadReport reopen(const std::string& what = "") const {
     LoadReport r;
     const Table t = open_table(src, o, r);
-    EXPECT_FALSE(r.from_cache) << bytes.size();
-    EXPECT_EQ(values_hash(t), values_hash(want));
-    EXPECT_EQ(tokens_hash(t), tokens_hash(want));
-    LoadReport next;
-    open_table(src, o, next);
-    EXPECT_TRUE(next.from_cache) << "the damaged entry was not rewritten";
+    EXPECT_EQ(values_hash(t), values_hash(want)) << what << (r.from_cache ? " (from the cache)" : "");
+    EXPECT_EQ(tokens_hash(t), tokens_hash(want)) << what;
+    return r;
+  }
+};
+
+TEST(TableCache, DamagedEntriesAreRebuiltNeverTrusted) {
+  const CachedSource c(200, 0.25);
+  const std::string good = read_all(c.entry);
+  const auto damage = [&](const std::string& bytes) {
+    c.replace_entry(bytes);
+    EXPECT_FALSE(c.reopen().from_cache) << bytes.size();
+    EXPECT_TRUE(c.reopen().from_cache) << "the damaged entry was not rewritten";
   };
   damage("");
   damage(good.substr(0, 100));
@@ -128,27 +144,18 @@ TEST(TableCache, DamagedEntriesAreRebuiltNeverTrusted) {
 // Whatever an entry's bytes become, the table given is the source's: a byte changed anywhere, or the entry cut at
 // any length, is either caught (and the entry rebuilt) or harmless (the zero padding before E).
 TEST(TableCache, NoChangeToAnEntryEverGivesAnotherTable) {
-  ScratchDir dir;
-  const std::string src = dir.write("t.vec", some_table(40, 0.5));
-  OpenOptions o;
-  o.cache_dir = dir.file("cache");
-  const Table want = open_table(src, o);
-  const std::string entry = entries(o.cache_dir).at(0);
-  const std::string good = read_all(entry);
+  const CachedSource c(40, 0.5);
+  const std::string good = read_all(c.entry);
   std::mt19937_64 rng(7);
-  for (int trial = 0; trial < 150; ++trial) {
+  for (int trial = 0; trial < 150 && !::testing::Test::HasFailure(); ++trial) {
     std::string bytes = good;
     if (trial % 3 == 2) {
       bytes.resize(rng() % good.size());
     } else {
       for (int k = 0; k <= trial % 3; ++k) bytes[rng() % bytes.size()] ^= static_cast<char>(1 + rng() % 255);
     }
-    std::filesystem::remove(entry);
-    dir.write(std::filesystem::path(entry).lexically_relative(dir.path()).string(), bytes);
-    LoadReport r;
-    const Table t = open_table(src, o, r);
-    ASSERT_EQ(values_hash(t), values_hash(want)) << "trial " << trial << (r.from_cache ? " (from the cache)" : "");
-    ASSERT_EQ(tokens_hash(t), tokens_hash(want)) << "trial " << trial;
+    c.replace_entry(bytes);
+    c.reopen(fmt::format("trial {}", trial));
   }
 }
 
@@ -182,57 +189,36 @@ TEST(TableCache, ASourceChangedPastItsHeadWithItsSizeAndMtimeKeptIsReparsed) {
 // A symlink planted under an entry's name (a shared cache directory) is replaced by the entry, never written
 // through: the file it points to is left as it was.
 TEST(TableCache, APlantedSymlinkIsReplacedNeverWrittenThrough) {
-  ScratchDir dir;
-  const std::string src = dir.write("t.vec", some_table(30, 0.5));
-  const std::string victim = dir.write("victim.txt", "precious");
-  OpenOptions o;
-  o.cache_dir = dir.file("cache");
-  const Table want = open_table(src, o);
-  const std::string entry = entries(o.cache_dir).at(0);
-  std::filesystem::remove(entry);
-  std::filesystem::create_symlink(victim, entry);
-  LoadReport r;
-  const Table t = open_table(src, o, r);
-  EXPECT_FALSE(r.from_cache);
-  EXPECT_EQ(values_hash(t), values_hash(want));
+  const CachedSource c(30, 0.5);
+  const std::string victim = c.dir.write("victim.txt", "precious");
+  std::filesystem::remove(c.entry);
+  std::filesystem::create_symlink(victim, c.entry);
+  EXPECT_FALSE(c.reopen().from_cache);
   EXPECT_EQ(read_all(victim), "precious");
-  EXPECT_FALSE(std::filesystem::is_symlink(entry));
-  EXPECT_TRUE(std::filesystem::is_regular_file(entry));
-  LoadReport next;
-  open_table(src, o, next);
-  EXPECT_TRUE(next.from_cache);
+  EXPECT_FALSE(std::filesystem::is_symlink(c.entry));
+  EXPECT_TRUE(std::filesystem::is_regular_file(c.entry));
+  EXPECT_TRUE(c.reopen().from_cache);
   // a symlink to an entry that would pass every check is not followed either
-  const std::string copy = dir.file("elsewhere.lumencache");
-  std::filesystem::copy_file(entry, copy);
-  std::filesystem::remove(entry);
-  std::filesystem::create_symlink(copy, entry);
-  LoadReport via_link;
-  open_table(src, o, via_link);
-  EXPECT_FALSE(via_link.from_cache);
+  const std::string copy = c.dir.file("elsewhere.lumencache");
+  std::filesystem::copy_file(c.entry, copy);
+  std::filesystem::remove(c.entry);
+  std::filesystem::create_symlink(copy, c.entry);
+  EXPECT_FALSE(c.reopen().from_cache);
 }
 
 // A FIFO under an entry's name is never opened (reading it, or writing it in place, would wait on the other end):
 // it is replaced by the entry. The test holds the FIFO's read end open so that old behaviour fails, not hangs.
 TEST(TableCache, AFifoUnderAnEntrysNameIsReplacedNeverOpened) {
-  ScratchDir dir;
-  const std::string src = dir.write("t.vec", some_table(30, 0.5));
-  OpenOptions o;
-  o.cache_dir = dir.file("cache");
-  const Table want = open_table(src, o);
-  const std::string entry = entries(o.cache_dir).at(0);
-  std::filesystem::remove(entry);
-  ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
-  const int reader = ::open(entry.c_str(), O_RDONLY | O_NONBLOCK);
+  const CachedSource c(30, 0.5);
+  std::filesystem::remove(c.entry);
+  ASSERT_EQ(::mkfifo(c.entry.c_str(), 0600), 0);
+  const int reader = ::open(c.entry.c_str(), O_RDONLY | O_NONBLOCK);
   ASSERT_GE(reader, 0);
-  LoadReport r;
-  const Table t = open_table(src, o, r);
+  const LoadReport r = c.reopen();
   ::close(reader);
   EXPECT_FALSE(r.from_cache);
-  EXPECT_EQ(values_hash(t), values_hash(want));
-  EXPECT_TRUE(std::filesystem::is_regular_file(entry));
-  LoadReport next;
-  open_table(src, o, next);
-  EXPECT_TRUE(next.from_cache);
+  EXPECT_TRUE(std::filesystem::is_regular_file(c.entry));
+  EXPECT_TRUE(c.reopen().from_cache);
 }
 
 // A cache directory that others could plant entries in, or redirect, is not used: the table is parsed, a warning

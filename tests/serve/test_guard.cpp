@@ -48,6 +48,14 @@ TEST(Guard, HostMustNameThisServer) {
   EXPECT_EQ(r->status, 403);
   EXPECT_NE(r->message.find("evil.example"), std::string::npos);
   EXPECT_EQ(status_of(head("GET", "/api/info", {{"Host", "127.0.0.1:8080"}})), 200);
+  // the names it answers to, each once
+  GuardOptions bound;
+  bound.host = "127.0.0.1";
+  EXPECT_EQ(check_request(head("GET", "/", {{"Host", "evil.example"}}), bound)->message,
+            "Host 'evil.example' is not this server (use localhost or 127.0.0.1)");
+  bound.host = "explorer.lan";
+  EXPECT_EQ(check_request(head("GET", "/", {{"Host", "evil.example"}}), bound)->message,
+            "Host 'evil.example' is not this server (use localhost, 127.0.0.1 or explorer.lan)");
 }
 
 TEST(Guard, CrossOriginRequestsAreRefused) {

@@ -88,6 +88,11 @@ TEST(JobCache, RunningJobsReportProgress) {
 TEST(JobCache, UnknownIdsAre404AndFailedJobs422WithTheirMessage) {
   JobCache cache;
   EXPECT_EQ(status_of([&] { cache.poll("nope"); }), 404);
+  try {  // one cache holds every kind of job: the message names no kind (it said "projection" for drift jobs)
+    cache.poll("nope");
+  } catch (const ApiError& e) {
+    EXPECT_STREQ(e.what(), "no job 'nope': it was never started here, or 16 newer jobs have taken its place");
+  }
   // A job that fails at once may have failed by the time start answers: then start says so (422) itself.
   const int started = status_of(
       [&] { cache.start("bad", [](std::atomic<double>&) -> json { throw lumen::InputError("no such row"); }); });
