@@ -16,6 +16,11 @@ function(lumen_module name)
       target_compile_options(lumen_${name} PRIVATE -fsanitize=fuzzer-no-link)  # what the fuzzers' coverage sees
     endif()
     foreach(f ${srcs})
+      # A dispatched kernel file is its own translation unit (its ISA flags, and the generic variant's names
+      # mirror the dispatcher's).
+      if(f MATCHES "_(generic|avx2|avx512)\\.cpp$")
+        set_source_files_properties(${f} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+      endif()
       if(f MATCHES "_avx512\\.cpp$")
         set_source_files_properties(${f} PROPERTIES COMPILE_OPTIONS "${LUMEN_AVX512_FLAGS}")
       elseif(f MATCHES "_avx2\\.cpp$")

@@ -7,7 +7,9 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "lumen/core/table.hpp"
 #include "lumen/search/searcher.hpp"
@@ -42,6 +44,21 @@ void check_signals();
 
 // JSON (the library's result schema) as Python objects: dicts, lists, str, int, float (NaN stays NaN), None.
 py::object to_python(const nlohmann::json& j);
+
+// A path argument (str, bytes or os.PathLike) as the file system's bytes: os.fsencode, so a name that is not
+// UTF-8 (a str with lone surrogates, from os.listdir) opens the file it names. A NUL byte is a ValueError, as in
+// open(): the C++ side would cut the name there and open another file.
+std::string path_bytes(const py::handle& p);
+
+// A Python int as a long long; nullopt when it does not fit (2**63): the caller says which range it left.
+std::optional<long long> fitting_int(const py::handle& x);
+
+// A word as Python gives it (str, or bytes for tokens that are not UTF-8) -> the bytes lumen looks up. A str's
+// lone surrogates (from surrogateescape) go back to the bytes they stood for. TypeError for anything else.
+std::string word_bytes(const py::handle& w);
+// A list of words or row ids -> checked row ids (lumen.UnknownWordError, lumen.InputError for an id outside
+// [0, V), TypeError for a single str). `what` names the argument in the message.
+std::vector<Id> row_ids(const Table& t, const py::handle& items, const char* what);
 
 // Thread count arguments: None or 0 means lumen's default (lumen.set_threads).
 std::size_t thread_count(const py::object& threads);

@@ -11,8 +11,6 @@
 namespace lumen::python {
 namespace {
 
-std::string fspath(const py::object& p) { return py::module_::import("os").attr("fspath")(p).cast<std::string>(); }
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -24,7 +22,7 @@ py::object score(const TablePtr& table, const py::object& path, bool strict, con
                  Set (*read)(const std::string&, bool), Result (*evaluate)(const Table&, const Set&, const Options&),
                  nlohmann::json (*to_json)(const std::string&, const std::string&, const Set&, const Result&,
                                            const Options&)) {
-  const std::string file = fspath(path);
+  const std::string file = path_bytes(path);
   nlohmann::json j;
   {
     const py::gil_scoped_release nogil;

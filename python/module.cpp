@@ -18,12 +18,30 @@ void check_signals() {
   }
 }
 
+std::string path_bytes(const py::handle& p) {
+  const auto bytes = py::module_::import("os").attr("fsencode")(p).cast<py::bytes>();
+  std::string s = bytes;
+  if (s.find('\0') != std::string::npos)
+    throw py::value_error("embedded null byte in the path " + std::string(py::repr(p)));
+  return s;
+}
+
+std::optional<long long> fitting_int(const py::handle& x) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
+  if (overflow != 0) return std::nullopt;
+  if (v == -1 && PyErr_Occurred() != nullptr) throw py::error_already_set();  // not an int at all: TypeError
+  return v;
+}
+
 std::size_t thread_count(const py::object& threads) {
   if (threads.is_none()) return 0;
-  const long long n = threads.cast<long long>();
-  if (n < 0) throw py::value_error(fmt::format("threads must be 0 (the default) or more, not {}", n));
-  lumen::check_threads(static_cast<std::size_t>(n));  // lumen.UsageError (a ValueError) past kMaxThreads
-  return static_cast<std::size_t>(n);
+  const auto n = fitting_int(threads);
+  if (!n || *n < 0)
+    throw py::value_error(
+        fmt::format("threads must be 0 (the default) or more, not {}", std::string(py::str(threads))));
+  lumen::check_threads(static_cast<std::size_t>(*n));  // lumen.UsageError (a ValueError) past kMaxThreads
+  return static_cast<std::size_t>(*n);
 }
 
 py::object to_python(const nlohmann::json& j) {

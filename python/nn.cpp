@@ -34,6 +34,16 @@ nn::EmbeddingOptions options(const std::optional<Id>& padding_idx, const std::op
   return o;
 }
 
+// Token ids as int64: any integer array or sequence. Floats are refused, not truncated (1.7 is no token's name).
+IdArray ids_of(const py::object& obj) {
+  const py::array a = py::module_::import("numpy").attr("asarray")(obj);
+  const char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u' && a.size() != 0)
+    throw py::type_error(fmt::format("ids: an integer array, not dtype {} (token ids are names, not numbers)",
+                                     std::string(py::str(a.dtype()))));
+  return IdArray::ensure(a);
+}
+
 std::vector<py::ssize_t> out_shape(const IdArray& ids, std::size_t d) {
   std::vector<py::ssize_t> shape(ids.shape(), ids.shape() + ids.ndim());
   shape.push_back(static_cast<py::ssize_t>(d));
@@ -86,8 +96,7 @@ Example:
   cls.def(
       "forward",
       [](nn::Embedding& e, const py::object& ids_obj, const py::object& threads) {
-        const IdArray ids = IdArray::ensure(ids_obj);
-        if (!ids) throw py::type_error("ids: an integer array");
+        const IdArray ids = ids_of(ids_obj);
         py::array_t<float> out(out_shape(ids, e.d()));
         const std::span<const Id> in(ids.data(), static_cast<std::size_t>(ids.size()));
         const std::span<float> o(out.mutable_data(), static_cast<std::size_t>(out.size()));
@@ -106,9 +115,9 @@ Example:
   cls.def(
       "backward",
       [](nn::Embedding& e, const py::object& ids_obj, const py::object& dy_obj, const py::object& threads) {
-        const IdArray ids = IdArray::ensure(ids_obj);
+        const IdArray ids = ids_of(ids_obj);
         const FloatArray dY = FloatArray::ensure(dy_obj);
-        if (!ids || !dY) throw py::type_error("ids: an integer array; dY: a float array");
+        if (!dY) throw py::type_error("dY: a float array");
         if (static_cast<std::size_t>(dY.size()) != static_cast<std::size_t>(ids.size()) * e.d())
           throw UsageError(fmt::format("dY has {} values; ids {} x d {} expected", dY.size(), ids.size(), e.d()));
         const std::span<const Id> in(ids.data(), static_cast<std::size_t>(ids.size()));

@@ -20,9 +20,7 @@ py::dict project(const TablePtr& table, const std::string& method, const py::obj
   const project::Method m = project::parse_method(method);
   project::RowChoice choice{.top = top};
   if (!words.is_none()) {
-    choice.listed.emplace();
-    for (const auto& w : words)
-      choice.listed->push_back(py::isinstance<py::int_>(w) ? w.cast<Id>() : t.vocab.require(w.cast<std::string>()));
+    choice.listed = row_ids(t, words, "words");
   }
   const project::MapOptions o{.method = m,
                               .rows = project::choose_rows(t.V(), choice),

@@ -32,10 +32,6 @@ const search::Searcher& PyTable::searcher() const {
   return *searcher_;
 }
 
-namespace {
-
-// A word as Python gives it (str, or bytes for tokens that are not UTF-8) -> the bytes lumen looks up. A str's
-// lone surrogates (from surrogateescape) go back to the bytes they stood for.
 std::string word_bytes(const py::handle& w) {
   if (py::isinstance<py::bytes>(w)) return w.cast<std::string>();
   if (!py::isinstance<py::str>(w))
@@ -44,14 +40,34 @@ std::string word_bytes(const py::handle& w) {
       .cast<std::string>();
 }
 
+std::vector<Id> row_ids(const Table& t, const py::handle& items, const char* what) {
+  if (py::isinstance<py::str>(items) || py::isinstance<py::bytes>(items))
+    throw py::type_error(fmt::format("{}: a list of words or ids, not a single str", what));
+  std::vector<Id> ids;
+  for (const auto& x : items) {
+    if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x)) {
+      ids.push_back(t.vocab.require(word_bytes(x)));
+      continue;
+    }
+    const auto id = fitting_int(x);
+    if (!id)  // past int64: IdError's words, with the number as Python wrote it
+      throw InputError(fmt::format("{}: id {} at position {} is out of range [0, {})", what, std::string(py::str(x)),
+                                   ids.size(), t.V()));
+    if (*id < 0 || static_cast<std::size_t>(*id) >= t.V())
+      throw IdError(*id, ids.size(), static_cast<std::int64_t>(t.V()));
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+namespace {
+
 // Token bytes -> str (invalid UTF-8 kept as lone surrogates, so the str looks the word up again).
 py::str word_str(const std::string& s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
   if (o == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(o);
 }
-
-std::string fspath(const py::object& p) { return py::module_::import("os").attr("fspath")(p).cast<std::string>(); }
 
 py::dtype numpy_dtype(DType t) {
   switch (t) {
@@ -89,16 +105,16 @@ TablePtr load(const py::object& path_obj, const std::optional<std::string>& form
               std::size_t limit, const std::string& tensor, const py::object& vocab, const std::string& unicode_errors,
               const py::object& tokenizer, const py::object& cache, const py::object& threads) {
   io::TableRequest r;
-  r.path = path_obj.is_none() ? "default" : fspath(path_obj);
+  r.path = path_obj.is_none() ? "default" : path_bytes(path_obj);
   if (format) r.open.format = io::parse_format(*format);
   r.open.dtype = parse_dtype(dtype);
   r.open.limit = limit;
   r.open.tensor = tensor;
-  r.open.vocab_path = vocab.is_none() ? "" : fspath(vocab);
+  r.open.vocab_path = vocab.is_none() ? "" : path_bytes(vocab);
   r.open.unicode_errors = io::parse_unicode_errors(unicode_errors);
   r.open.threads = thread_count(threads);
-  r.open.cache_dir = cache.is_none() ? "" : fspath(cache);
-  r.tokenizer = tokenizer.is_none() ? "" : fspath(tokenizer);
+  r.open.cache_dir = cache.is_none() ? "" : path_bytes(cache);
+  r.tokenizer = tokenizer.is_none() ? "" : path_bytes(tokenizer);
   io::LoadReport report;
   io::LoadedTable loaded;
   {
@@ -122,21 +138,8 @@ std::size_t clamp_k(std::size_t k, std::size_t restrict_rows, std::size_t V) {
 
 // The ids a caller names in `exclude` (words or row ids); True/False/None name none.
 std::vector<Id> named_ids(const Table& t, const py::object& exclude) {
-  std::vector<Id> ids;
-  if (exclude.is_none() || py::isinstance<py::bool_>(exclude)) return ids;
-  if (py::isinstance<py::str>(exclude) || py::isinstance<py::bytes>(exclude))
-    throw py::type_error("exclude is True, False, or a list of words or ids (not a single str)");
-  for (const auto& x : exclude) {
-    if (py::isinstance<py::int_>(x)) {
-      const auto id = x.cast<long long>();
-      if (id < 0 || static_cast<std::size_t>(id) >= t.V())
-        throw IdError(id, ids.size(), static_cast<std::int64_t>(t.V()));
-      ids.push_back(id);
-    } else {
-      ids.push_back(t.vocab.require(word_bytes(x)));
-    }
-  }
-  return ids;
+  if (exclude.is_none() || py::isinstance<py::bool_>(exclude)) return {};
+  return row_ids(t, exclude, "exclude");
 }
 
 bool excludes_queries(const py::object& exclude) {
@@ -232,10 +235,7 @@ py::tuple search_arrays(const py::object& self, const py::object& queries, std::
   o.threads = thread_count(threads);
   std::vector<std::vector<Id>> ex;
   if (!exclude.is_none()) {  // one list of ids per query
-    for (const auto& row : exclude) {
-      ex.emplace_back();
-      for (const auto& x : row) ex.back().push_back(x.cast<Id>());
-    }
+    for (const auto& row : exclude) ex.push_back(row_ids(t, row, "exclude"));
   }
   const search::Searcher& s = pt.searcher();
   const Matrix Q = Matrix::borrow(q.data(), B, d, DType::f32);
@@ -307,10 +307,10 @@ TablePtr from_array(const py::object& array, const py::object& words, const std:
 
 void save(const TablePtr& self, const py::object& path, const std::optional<std::string>& format,
           const py::object& vocab, const std::string& tensor) {
-  const std::string p = fspath(path);
+  const std::string p = path_bytes(path);
   const io::Format f = format ? io::parse_format(*format) : io::format_from_path(p);
   io::WriteOptions o;
-  o.vocab_path = vocab.is_none() ? "" : fspath(vocab);
+  o.vocab_path = vocab.is_none() ? "" : path_bytes(vocab);
   o.tensor = tensor;
   io::check_destination(p, f, o);
   const py::gil_scoped_release nogil;
@@ -321,12 +321,12 @@ py::object getitem(const py::object& self, const py::object& key) {
   const PyTable& pt = self.cast<const PyTable&>();
   const Table& t = pt.table;
   if (py::isinstance<py::int_>(key)) {
-    long long i = key.cast<long long>();
     const auto V = static_cast<long long>(t.V());
-    if (i < 0) i += V;
-    if (i < 0 || i >= V)
-      throw py::index_error(fmt::format("row {} outside a table of {} rows", key.cast<long long>(), V));
-    return rows_view(self, t, static_cast<std::size_t>(i), 1, false);
+    auto i = fitting_int(key);
+    if (i && *i < 0) *i += V;
+    if (!i || *i < 0 || *i >= V)
+      throw py::index_error(fmt::format("row {} outside a table of {} rows", std::string(py::str(key)), V));
+    return rows_view(self, t, static_cast<std::size_t>(*i), 1, false);
   }
   const std::string w = word_bytes(key);
   if (const auto id = t.vocab.find(w)) return rows_view(self, t, static_cast<std::size_t>(*id), 1, false);

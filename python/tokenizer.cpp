@@ -22,7 +22,7 @@ Example:
     [464, 3797, 3332]
 )doc");
   cls.def(py::init([](const py::object& path) {
-            std::string p = path.is_none() ? "gpt2" : py::str(py::module_::import("os").attr("fspath")(path));
+            std::string p = path.is_none() ? "gpt2" : path_bytes(path);
             if (p == "gpt2") {
               p = text::default_gpt2_dir();
               if (p.empty()) throw InputError("GPT-2's tokenizer files are not found (set LUMEN_GPT2_DIR)");

@@ -15,15 +15,14 @@
 namespace lumen::python {
 namespace {
 
-std::string path_of(const py::handle& p) { return py::module_::import("os").attr("fspath")(p).cast<std::string>(); }
-std::string optional_path(const py::object& p) { return p.is_none() ? std::string() : path_of(p); }
+std::string optional_path(const py::object& p) { return p.is_none() ? std::string() : path_bytes(p); }
 
 std::vector<std::string> paths_of(const py::object& corpus) {
   std::vector<std::string> out;
   if (py::isinstance<py::str>(corpus) || py::hasattr(corpus, "__fspath__")) {
-    out.push_back(path_of(corpus));
+    out.push_back(path_bytes(corpus));
   } else {
-    for (const auto& p : corpus) out.push_back(path_of(p));
+    for (const auto& p : corpus) out.push_back(path_bytes(p));
   }
   return out;
 }

@@ -10,11 +10,9 @@ mapfile -t files < <(git ls-files --cached --others --exclude-standard -- \
   'tests/*.cpp' 'tests/*.hpp' 'fuzz/*.cpp' 'bench/*.cpp' 'bench/*.hpp' 'python/*.cpp' 'python/*.hpp' | sort -u)
 [ ${#files[@]} -gt 0 ] || { echo "check-format: no C++ files found" >&2; exit 1; }
 
-bad=()
-for f in "${files[@]}"; do
-  [ -f "$f" ] || continue
-  if ! "$CLANG_FORMAT" --dry-run --Werror "$f" >/dev/null 2>&1; then bad+=("$f"); fi
-done
+# the files in batches on every core (one clang-format per file took a minute on 2 cores)
+mapfile -t bad < <(printf '%s\0' "${files[@]}" | xargs -0 -P "$(nproc)" -n 24 sh -c '
+  for f; do [ -f "$f" ] || continue; "$0" --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"; done' "$CLANG_FORMAT" | sort)
 if [ ${#bad[@]} -gt 0 ]; then
   echo "check-format: ${#bad[@]} of ${#files[@]} files are not formatted:" >&2
   printf '  %s\n' "${bad[@]}" >&2

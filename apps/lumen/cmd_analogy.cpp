@@ -17,7 +17,7 @@
 #include "option_checks.hpp"
 #include "score_text.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_analogy {
 namespace {
 
 struct AnalogyArgs : TableAndWords {
@@ -136,4 +136,4 @@ const Register reg("analogy", "A is to B as C is to ? (3CosAdd or 3CosMul; input
                    31);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_analogy

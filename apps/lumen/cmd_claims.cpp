@@ -17,7 +17,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_claims {
 namespace {
 
 struct Args {
@@ -195,4 +195,4 @@ const Register reg("claims", "The chapter's claims about learned tables, with fi
                    setup, 61);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_claims

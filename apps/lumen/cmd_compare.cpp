@@ -12,7 +12,7 @@
 #include "lumen/eval/compare_json.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_compare {
 namespace {
 
 struct CompareArgs {
@@ -114,4 +114,4 @@ const Register reg("compare", "Two tables compared: neighbour overlap, Procruste
                    62);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_compare

@@ -11,7 +11,7 @@
 #include "lumen/io/write.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_convert {
 namespace {
 
 struct ConvertArgs {
@@ -109,4 +109,4 @@ const Register reg(
     21);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_convert

@@ -12,7 +12,7 @@
 #include "messages.hpp"
 #include "score_text.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_doesnt_match {
 namespace {
 
 struct DoesntMatchArgs : TableAndWords {
@@ -35,8 +35,7 @@ Action setup(CLI::App& cmd) {
       lists = stdin_word_lines();
       if (lists.empty()) throw UsageError("no words given (on the command line or stdin)");
     }
-    for (const auto& w : lists)
-      if (w.size() < 2) throw UsageError(fmt::format("doesnt-match needs at least two words, got {}", w.size()));
+    for (const auto& w : lists) search::check_odd_one_out_count(w.size());
     const Table t = load_table(a->table);
     const search::Searcher s(t);
     int code = kOk;
@@ -71,4 +70,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("doesnt-match", "The word that doesn't match the others (farthest from their mean)", setup, 33);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_doesnt_match

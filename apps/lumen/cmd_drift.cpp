@@ -16,7 +16,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_drift {
 namespace {
 
 struct DriftArgs {
@@ -122,4 +122,4 @@ const Register reg("drift", "Figure 3: a token's vector block by block in two co
                    setup, 26);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_drift

@@ -23,7 +23,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_eval {
 namespace {
 
 struct EvalArgs {
@@ -339,4 +339,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("eval", "Score a table on word analogies and word similarity benchmarks (as gensim)", setup, 60);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_eval

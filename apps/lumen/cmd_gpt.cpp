@@ -14,7 +14,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_gpt {
 namespace {
 
 struct GptArgs {
@@ -176,4 +176,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("gpt", "Run a GPT-2 or Llama checkpoint: next-token table, --generate, --perplexity", setup, 25);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_gpt

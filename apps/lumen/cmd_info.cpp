@@ -7,7 +7,7 @@
 #include "lumen/io/summary.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_info {
 namespace {
 
 struct InfoArgs {
@@ -99,4 +99,4 @@ const Register reg(
     20);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_info

@@ -7,7 +7,7 @@
 #include "nn_views.hpp"
 #include "option_checks.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_init_stats {
 namespace {
 
 Action setup(CLI::App& cmd) {
@@ -36,4 +36,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("init-stats", "Dot products of random init rows: measured std against std^2 sqrt(d)", setup, 21);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_init_stats

@@ -21,7 +21,7 @@
 #include "progress_bar.hpp"
 #include "score_text.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_neighbours {
 namespace {
 
 struct NeighboursArgs : TableAndWords {
@@ -168,4 +168,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("neighbours", "Nearest neighbours of words (cosine, dot, euclidean; exact or --approx)", setup, 30);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_neighbours

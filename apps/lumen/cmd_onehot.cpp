@@ -10,7 +10,7 @@
 #include "nn_views.hpp"
 #include "option_checks.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_onehot {
 namespace {
 
 struct OnehotArgs : TableAndWords {  // the words are tokens
@@ -73,4 +73,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("onehot", "One token three ways: one-hot vector, row of E, one-hot x E (and the check)", setup, 22);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_onehot

@@ -10,7 +10,7 @@
 #include "nn_views.hpp"
 #include "option_checks.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_params {
 namespace {
 
 struct ParamsArgs {
@@ -105,4 +105,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("params", "Parameter calculator: how a model's parameters split between E and the rest", setup, 20);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_params

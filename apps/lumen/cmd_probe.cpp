@@ -16,7 +16,7 @@
 #define LUMEN_DATA_DIR ""
 #endif
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_probe {
 namespace {
 
 struct ProbeArgs {
@@ -150,4 +150,4 @@ const Register reg("probe", "A linear probe: cross-validated accuracy against a 
                    61);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_probe

@@ -23,7 +23,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_project {
 namespace {
 
 struct ProjectArgs {
@@ -272,4 +272,4 @@ const Register reg("project",
                    60);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_project

@@ -15,7 +15,7 @@
 #include "lumen/text/tokenizer.hpp"
 #include "serve_command.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_serve {
 namespace {
 
 serve::Server* g_server = nullptr;
@@ -117,4 +117,4 @@ Action setup(CLI::App& cmd) {
 const Register reg(kServeName, kServeDescription, setup, kServeOrder);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_serve

@@ -12,7 +12,7 @@
 #include "lumen/core/error.hpp"
 #include "serve_command.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_serve_exec {
 namespace {
 
 // lumen-serve lies beside the running lumen (build/ or the directory it was installed to).
@@ -47,4 +47,4 @@ Action setup(CLI::App& cmd) {
 const Register reg(kServeName, kServeDescription, setup, kServeOrder);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_serve_exec

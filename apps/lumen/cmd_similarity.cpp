@@ -12,7 +12,7 @@
 #include "messages.hpp"
 #include "score_text.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_similarity {
 namespace {
 
 struct SimilarityArgs : TableAndWords {
@@ -69,4 +69,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("similarity", "Similarity of two words (cosine, dot, or euclidean distance)", setup, 32);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_similarity

@@ -14,7 +14,7 @@
 #include "lumen/text/tokenizer_files.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_tokenize {
 namespace {
 
 struct TokenizeArgs {
@@ -169,4 +169,4 @@ const Register reg("tokenize", "Text -> token ids and pieces (GPT-2, Llama 3 and
                    setup, 15);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_tokenize

@@ -17,7 +17,7 @@
 #include "lumen/search/searcher.hpp"
 #include "nn_views.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_tour {
 namespace {
 
 struct TourArgs {
@@ -227,4 +227,4 @@ Action setup(CLI::App& cmd) {
 const Register reg("tour", "A tour of the embedding layer (what `lumen` alone runs)", setup, 1);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_tour

@@ -15,7 +15,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_train {
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -267,4 +267,4 @@ const Register reg("train",
                    60);
 
 }  // namespace
-}  // namespace lumen::cli
+}  // namespace lumen::cli::cmd_train

@@ -22,7 +22,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
-namespace lumen::cli {
+namespace lumen::cli::cmd_train_gpt {
 namespace {
 
 std::atomic<bool> g_gpt_stop{false};
@@ -196,8 +196,12 @@ int run(GptArgs& a) {
 }
 
 }  // namespace
+}  // namespace lumen::cli::cmd_train_gpt
+
+namespace lumen::cli {
 
 Action setup_train_gpt(CLI::App& cmd) {
+  using namespace cmd_train_gpt;  // this file's own helpers
   auto a = std::make_shared<GptArgs>();
   a->cmd = &cmd;
   cmd.add_option("corpus", a->corpus, "Text files or directories")->expected(0, -1);

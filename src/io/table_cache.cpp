@@ -33,7 +33,7 @@ constexpr std::string_view kMagic = "LUMEN-TABLE-CACHE 3\n";  // 1, 2: older che
 constexpr std::size_t kFields = 16;
 constexpr std::size_t kHeaderBytes = 20 + kFields * 8;
 constexpr std::size_t kHeadBytes = std::size_t{64} * 1024;
-constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+constexpr std::size_t kHashChunkBytes = std::size_t{4} << 20;
 
 std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t seed = 0) {
   return XXH3_64bits_withSeed(data, n, seed);
@@ -41,10 +41,10 @@ std::uint64_t hash64(const void* data, std::size_t n, std::uint64_t seed = 0) {
 
 // E's checksum: the same for any thread count (the chunks do not depend on it).
 std::uint64_t payload_hash(const char* data, std::size_t n, std::size_t threads) {
-  std::vector<std::uint64_t> chunk((n + kChunkBytes - 1) / kChunkBytes);
+  std::vector<std::uint64_t> chunk((n + kHashChunkBytes - 1) / kHashChunkBytes);
   parallel_for(chunk.size(), threads, [&](std::size_t b, std::size_t e, std::size_t) {
     for (std::size_t i = b; i < e; ++i)
-      chunk[i] = hash64(data + i * kChunkBytes, std::min(kChunkBytes, n - i * kChunkBytes));
+      chunk[i] = hash64(data + i * kHashChunkBytes, std::min(kHashChunkBytes, n - i * kHashChunkBytes));
   });
   return hash64(chunk.data(), chunk.size() * sizeof(std::uint64_t), n);
 }

@@ -8,15 +8,14 @@
 #include <cmath>
 #include <vector>
 
+#include "blas_int.hpp"
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
 
-namespace {
-int bi(std::size_t n) { return static_cast<int>(n); }
-}  // namespace
+using detail::blas_int;
 
 void attention_backward(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
                         std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs, std::size_t threads) {
@@ -38,11 +37,11 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
         const float* P = att + (b * NH + h) * T * T;  // (T,T), zero above the diagonal
         const float* dO = dout + b * T * C + h * hs;  // (T,hs), row stride C
         // dP (T,T) = dO . V^T
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, bi(T), bi(T), bi(hs), 1.0f, dO, bi(C), v, bi(ld), 0.0f,
-                    dP.data(), bi(T));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(T), blas_int(T), blas_int(hs), 1.0f, dO,
+                    blas_int(C), v, blas_int(ld), 0.0f, dP.data(), blas_int(T));
         // dV (T,hs) += P^T . dO
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, bi(T), bi(hs), bi(T), 1.0f, P, bi(T), dO, bi(C), 1.0f, dv,
-                    bi(ld));
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), 1.0f, P,
+                    blas_int(T), dO, blas_int(C), 1.0f, dv, blas_int(ld));
         // dS = P * (dP - <P, dP>) per row; the future stays zero.
         for (std::size_t t = 0; t < T; ++t) {
           const float* p = P + t * T;
@@ -53,10 +52,10 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
           std::fill(d + t + 1, d + T, 0.0f);
         }
         // dQ (T,hs) += scale dS . K;  dK (T,hs) += scale dS^T . Q
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bi(T), bi(hs), bi(T), scale, dP.data(), bi(T), k, bi(ld),
-                    1.0f, dq, bi(ld));
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, bi(T), bi(hs), bi(T), scale, dP.data(), bi(T), q, bi(ld),
-                    1.0f, dk, bi(ld));
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), scale, dP.data(),
+                    blas_int(T), k, blas_int(ld), 1.0f, dq, blas_int(ld));
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), scale, dP.data(),
+                    blas_int(T), q, blas_int(ld), 1.0f, dk, blas_int(ld));
       }
     }
   });

@@ -1,14 +1,13 @@
 // Linear layers through OpenBLAS: out (B*T,OC) = inp (B*T,C) . W(OC,C)^T + bias.
 #include <cblas.h>
 
+#include "blas_int.hpp"
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
 
-namespace {
-int blas_int(std::size_t n) { return static_cast<int>(n); }  // dimensions are checked against the config
-}  // namespace
+using detail::blas_int;
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads) {

@@ -122,8 +122,12 @@ AnalogyResult analogy(const Searcher& s, const QueryWord& a, const QueryWord& b,
   return solve(s, unit_vector(s, a), unit_vector(s, b), unit_vector(s, c), exclude, o, expected);
 }
 
+void check_odd_one_out_count(std::size_t n) {
+  if (n < 2) throw UsageError(fmt::format("doesnt-match needs at least two words, got {}", n));
+}
+
 OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids) {
-  if (ids.empty()) throw UsageError("doesnt_match needs at least one word");
+  check_odd_one_out_count(ids.size());
   std::vector<std::vector<float>> units;
   units.reserve(ids.size());
   for (Id id : ids) units.push_back(s.unit_row(id));

@@ -145,7 +145,11 @@ nlohmann::json analogy(const Api::State& s, const nlohmann::json& p) {
 nlohmann::json doesnt_match(const Api::State& s, const nlohmann::json& p) {
   const Loaded& l = s.pick(p);
   const std::vector<std::string> words = get_words(p, "words", s.limits.max_words);
-  if (words.size() < 2) throw ApiError(422, fmt::format("doesnt-match needs at least two words, got {}", words.size()));
+  try {
+    search::check_odd_one_out_count(words.size());
+  } catch (const UsageError& e) {
+    throw ApiError(422, e.message());  // a well-formed request that asks no question
+  }
   std::vector<Id> ids;
   ids.reserve(words.size());
   for (const auto& w : words) ids.push_back(s.lookup(l, w));

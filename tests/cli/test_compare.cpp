@@ -11,7 +11,7 @@
 
 #include "cli_run.hpp"
 
-namespace {
+namespace test_compare {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -25,8 +25,6 @@ std::filesystem::path scratch() {
   std::filesystem::create_directories(dir);
   return dir;
 }
-
-}  // namespace
 
 TEST(CliCompare, TextAndJsonOverTheSharedWords) {
   const CliRun t = lumen("compare " + fixture("a.vec") + " " + fixture("b.vec") + " -k 5 --moved 2");
@@ -96,7 +94,6 @@ TEST(CliCompare, HeadsOfAnUntiedModelRowByRow) {
   std::filesystem::remove_all(dir);
 }
 
-namespace {
 // A safetensors file of F32 tensors (name, rows, cols, values), written by hand as the format says.
 void write_safetensors(const std::filesystem::path& path,
                        const std::vector<std::tuple<std::string, std::size_t, std::size_t, std::vector<float>>>& ts) {
@@ -123,7 +120,6 @@ std::vector<float> values(std::size_t rows, std::size_t cols, unsigned seed) {
     v[i] = static_cast<float>(((i + 1) * (seed * 7 + 3)) % 23) / 11.0f - 1.0f + 0.01f * static_cast<float>(i % 5);
   return v;
 }
-}  // namespace
 
 TEST(CliCompare, HeadsOfASafetensorsCheckpointAreItsEmbeddingAndLmHead) {
   const auto dir = scratch() / "st";
@@ -159,3 +155,5 @@ TEST(CliCompare, HeadsOfASafetensorsCheckpointAreItsEmbeddingAndLmHead) {
   EXPECT_EQ(lumen("serve " + q("untied.safetensors") + " --head x.vec --port 0").code, 2);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace test_compare

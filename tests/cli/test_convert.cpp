@@ -12,7 +12,7 @@
 #include <string>
 #include <sys/wait.h>
 
-namespace {
+namespace test_convert {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -135,4 +135,4 @@ TEST(CliConvert, NarrowingThatLosesValuesSaysHowManyAndStrictRefuses) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["narrowing"]["to_inf"], 0);
 }
 
-}  // namespace
+}  // namespace test_convert

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace {
+namespace test_convert_outputs {
 
 namespace fs = std::filesystem;
 using lumen_cli::CliRun;
@@ -230,4 +230,4 @@ TEST(CliConvertOutputs, InterruptedWritesLeaveNoTemporaryFile) {
   EXPECT_EQ(d.names(), std::vector<std::string>{"big.npy"});
 }
 
-}  // namespace
+}  // namespace test_convert_outputs

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-namespace {
+namespace test_error_escaping {
 
 using lumen_cli::CliRun;
 
@@ -34,8 +34,6 @@ bool has_raw_control_or_bad_utf8(const std::string& s) {
   }
   return false;
 }
-
-}  // namespace
 
 TEST(ErrorEscaping, ParseErrorQuotingFileBytesIsEscaped) {
   const std::string t = write_temp("lumen-escape-parse.vec", "2 2\nok 1 0.5\nbad 1 \x1b[2J\xff\x07\n");
@@ -84,3 +82,5 @@ TEST(ErrorEscaping, AWordWithANulByteIsNamedWhole) {
   EXPECT_NE(r.err.find("ki\\x00ngdom"), std::string::npos) << r.err;
   EXPECT_FALSE(has_raw_control_or_bad_utf8(r.err)) << r.err;
 }
+
+}  // namespace test_error_escaping

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace {
+namespace test_eval {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -169,4 +169,4 @@ TEST(CliEval, UsageErrors) {
   EXPECT_NE(h.out.find("--no-exclude"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace test_eval

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_exit_codes {
 
 using Result = lumen_cli::CliRun;
 using lumen_cli::command_tree;
@@ -103,8 +103,6 @@ std::string table_invocation(const std::string& command, const std::string& tabl
 bool reads_table(const Scratch& s, const std::string& command) {
   return lumen(s, command + " --help").out.find("--unicode-errors") != std::string::npos;
 }
-
-}  // namespace
 
 TEST(ExitCodes, HelpIsZeroAndStatesTheConvention) {
   Scratch s;
@@ -220,3 +218,5 @@ TEST(ExitCodes, EveryTableCommandRejectsBadTablesAndTableOptions) {
   }
   EXPECT_GT(table_commands, 0) << "no command shows --unicode-errors in its help";
 }
+
+}  // namespace test_exit_codes

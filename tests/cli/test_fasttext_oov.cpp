@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace {
+namespace test_fasttext_oov {
 
 using lumen_cli::CliRun;
 
@@ -31,8 +31,6 @@ void expect_same(const nlohmann::json& got, const nlohmann::json& want) {
     EXPECT_NEAR(got[i]["score"].get<double>(), want[i][1].get<double>(), 1e-5) << "rank " << i + 1;
   }
 }
-
-}  // namespace
 
 TEST(CliFastTextOov, NeighboursOfAWordOutsideTheVocabulary) {
   for (const auto& e : expected()["neighbours"]) {
@@ -78,3 +76,5 @@ TEST(CliFastTextOov, OtherFormatsStillRefuseUnknownWords) {
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("раскольниковъ"), std::string::npos) << r.err;
 }
+
+}  // namespace test_fasttext_oov

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace test_global_options {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args, {.timeout_s = 120}); }
@@ -20,8 +20,6 @@ std::vector<std::string> all_command_paths() {
     paths.push_back(c.path);
   return paths;
 }
-
-}  // namespace
 
 TEST(GlobalOptions, EveryCommandListsAndChecksThreadsAfterItsName) {
   const auto paths = all_command_paths();
@@ -58,3 +56,5 @@ TEST(GlobalOptions, ThreadsAfterTheCommandGivesTheSameAnswer) {
   EXPECT_EQ(range.code, 2) << range.err;
   EXPECT_NE(range.err.find("--threads"), std::string::npos) << range.err;
 }
+
+}  // namespace test_global_options

@@ -9,14 +9,12 @@
 
 #include "cli_run.hpp"
 
-namespace {
+namespace test_gpt {
 
 using lumen_cli::run_cli;
 std::string fixture(const std::string& name) {
   return lumen_cli::detail::quote(std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/" + name);
 }
-
-}  // namespace
 
 TEST(CliGpt, NextTokenJsonShape) {
   const auto r = run_cli("gpt " + fixture("gpt2") + " 'the river bank' --top 3 --json");
@@ -132,3 +130,5 @@ TEST(CliDrift, JsonAndPicture) {
   EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank'").code, 2);
   EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank' 'a bank' -o x.gif").code, 2);
 }
+
+}  // namespace test_gpt

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-namespace {
+namespace test_info {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -232,4 +232,4 @@ TEST(CliInfo, UnicodeErrorsOption) {
   std::filesystem::remove(p);
 }
 
-}  // namespace
+}  // namespace test_info

@@ -9,7 +9,7 @@
 #include <string>
 #include <sys/wait.h>
 
-namespace {
+namespace test_onehot {
 
 using Result = lumen_cli::CliRun;
 // Runs lumen with `args`; `input` (if any) arrives on stdin.
@@ -18,8 +18,6 @@ Result lumen(const std::string& args, const std::string& input = "") {
 }
 
 const std::string kGlove = std::string(LUMEN_DATA_DIR) + "/formats/test_glove.txt";  // 76 x 50, "the" first
-
-}  // namespace
 
 TEST(CliOnehot, ThreeViewsOfOneToken) {
   Result r = lumen("onehot " + kGlove + " the --json");
@@ -64,3 +62,5 @@ TEST(CliOnehot, BuiltInToyTable) {
   EXPECT_EQ(t["row"], t["dense"]);
   EXPECT_EQ(t["row"].size(), j["d"].get<std::size_t>());
 }
+
+}  // namespace test_onehot

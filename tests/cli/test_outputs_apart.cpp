@@ -23,7 +23,7 @@
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_outputs_apart {
 
 const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using lumen::test::read_file;
@@ -82,8 +82,6 @@ int interrupted_run(const std::vector<std::string>& args, const std::string& ckp
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
-
-}  // namespace
 
 // `train gpt y.ckpt -o y`: the default checkpoint OUT.ckpt is the corpus. The old code wrote its checkpoints over
 // it and removed it at the end (with --checkpoint-every; on Ctrl-C without).
@@ -212,3 +210,5 @@ TEST(CliOutputsApart, TrainGptResumeNotesTheOptionsItDoesNotUse) {
   EXPECT_EQ(r.err.find("--steps"), std::string::npos) << r.err;    // not given: nothing to say
   EXPECT_EQ(nlohmann::json::parse(read_file(out + "/config.json"))["n_layer"], 1);
 }
+
+}  // namespace test_outputs_apart

@@ -9,12 +9,10 @@
 #include <string>
 #include <sys/wait.h>
 
-namespace {
+namespace test_params {
 
 using Result = lumen_cli::CliRun;
 Result lumen(const std::string& args) { return lumen_cli::run_cli(args); }
-
-}  // namespace
 
 TEST(CliParams, PresetTotalsInJson) {
   const std::pair<const char*, std::uint64_t> want[] = {{"gpt2", 124439808ull},        {"gpt2-medium", 354823168ull},
@@ -118,3 +116,5 @@ TEST(CliSizes, AbsurdSizesAreUsageErrorsNamingTheLimit) {
     EXPECT_LT(r.err.size(), 200u) << args << "\n" << r.err;
   }
 }
+
+}  // namespace test_params

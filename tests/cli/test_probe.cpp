@@ -9,7 +9,7 @@
 
 #include "cli_run.hpp"
 
-namespace {
+namespace test_probe {
 
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -24,8 +24,6 @@ std::string write_tmp(const std::string& name, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
   return lumen_cli::detail::quote(p.string());
 }
-
-}  // namespace
 
 TEST(CliProbe, LabelFileTextAndJson) {
   const CliRun t = lumen("probe " + fixture("table.vec") + " " + fixture("labels.tsv"));
@@ -81,3 +79,5 @@ TEST(CliProbe, BadLabelsExitOneOrTwo) {
   r = lumen("probe " + fixture("table.vec") + " " + fixture("labels.tsv") + " -C 0");
   EXPECT_EQ(r.code, 2) << show(r);
 }
+
+}  // namespace test_probe

@@ -12,7 +12,7 @@
 #include <string>
 #include <sys/wait.h>
 
-namespace {
+namespace test_project {
 
 using Outcome = lumen_cli::CliRun;
 Outcome lumen(const std::string& args) { return lumen_cli::run_cli(args); }
@@ -35,8 +35,6 @@ struct Dir {
 };
 
 const std::string kVec = std::string(LUMEN_DATA_DIR) + "/formats/crime-and-punishment.vec";
-
-}  // namespace
 
 TEST(CliProject, PcaOfTheToyTableAsCsv) {
   Dir d;
@@ -120,3 +118,5 @@ TEST(CliProject, BadInputAndUsage) {
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("Example"), std::string::npos);
 }
+
+}  // namespace test_project

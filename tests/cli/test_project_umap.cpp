@@ -5,11 +5,10 @@
 
 #include "cli_run.hpp"
 
-namespace {
+namespace test_project_umap {
 using lumen_cli::CliRun;
 CliRun lumen(const std::string& args) { return lumen_cli::run_cli(args); }
 std::string show(const CliRun& r) { return r.cmdline + "\n--- stdout\n" + r.out + "\n--- stderr\n" + r.err; }
-}  // namespace
 
 TEST(CliProjectUmap, JsonHasTheCurveAndTheHonestyNumbers) {
   const CliRun r = lumen("project toy --method umap --neighbors 5 --seeds 2 --json");
@@ -30,3 +29,5 @@ TEST(CliProjectUmap, NeighborsLargerThanTheTableIsAUsageError) {
   EXPECT_EQ(lumen("project toy --method umap --min-dist 2").code, 2);
   EXPECT_EQ(lumen("project toy --method nope").code, 2);
 }
+
+}  // namespace test_project_umap

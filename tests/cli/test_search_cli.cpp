@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace {
+namespace test_search_cli {
 
 using lumen_cli::CliRun;
 // Runs lumen with `args` (stderr joined to stdout if `with_stderr`); `input` (if any) arrives on stdin.
@@ -48,8 +48,6 @@ std::vector<std::string> tokens(const nlohmann::json& list) {
   for (const auto& x : list) v.push_back(x.is_array() ? x[0].get<std::string>() : x["token"].get<std::string>());
   return v;
 }
-
-}  // namespace
 
 TEST(CliNeighbours, JsonMatchesGensim) {
   const auto& q = lee_expected()["neighbours"][3];
@@ -200,8 +198,6 @@ TEST(CliSimilarityAndDoesntMatch, MatchGensim) {
   EXPECT_EQ(lumen("doesnt-match " + kLee + " the").code, 2);
 }
 
-namespace {
-
 // A 4-row table whose row 'bad' holds a NaN; removed when the test ends.
 struct NanTable {
   std::string path = lumen_cli::detail::temp_file("4 3\ngood 1 0 0\nbad nan 1 0\nnear 0.9 0.1 0\nfar -1 0.2 0\n");
@@ -210,8 +206,6 @@ struct NanTable {
   NanTable& operator=(const NanTable&) = delete;
   ~NanTable() { std::filesystem::remove(path); }
 };
-
-}  // namespace
 
 TEST(CliNanRows, SimilarityIsNanNeverZeroJsonNull) {
   NanTable t;
@@ -297,3 +291,5 @@ TEST(CliSearchBounds, KBeyondTheTableIsClampedWithANote) {
     EXPECT_LT(r.err.size(), 200u) << r.err;
   }
 }
+
+}  // namespace test_search_cli

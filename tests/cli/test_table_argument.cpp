@@ -15,7 +15,7 @@
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_table_argument {
 
 using lumen_cli::CliRun;
 
@@ -40,8 +40,6 @@ class TableArgument : public ::testing::Test {
   }
   fs::path dir_;
 };
-
-}  // namespace
 
 TEST_F(TableArgument, WordsAloneUseTheDefaultTable) {
   for (const auto& [command, words] : std::vector<std::pair<std::string, std::string>>{
@@ -133,3 +131,5 @@ TEST_F(TableArgument, HelpStatesTheRule) {
     EXPECT_NE(r.out.find("Example"), std::string::npos) << c << "\n" << r.out;
   }
 }
+
+}  // namespace test_table_argument

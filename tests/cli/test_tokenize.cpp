@@ -14,7 +14,7 @@
 
 #include "text/gpt2_checkpoint.hpp"
 
-namespace {
+namespace test_tokenize {
 
 using Result = lumen_cli::CliRun;
 // Runs lumen with `args` (stderr joined to stdout when `with_err`); `input` arrives on stdin.
@@ -31,8 +31,6 @@ lumen::text::testing::TempGpt2Checkpoint g_checkpoint(std::filesystem::path(::te
                                                           ("lumen_cli_gpt2_" + std::to_string(::getpid())),
                                                       kGpt2Dir);
 const std::string& checkpoint() { return g_checkpoint.path(); }
-
-}  // namespace
 
 TEST(CliTokenize, TheCatSat) {
   REQUIRE_GPT2();
@@ -128,3 +126,5 @@ TEST(CliTokenize, CheckpointRowsByToken) {
   r = run_lumen("onehot " + checkpoint() + " ' not a token' --json", "", true);
   EXPECT_EQ(r.code, 1);
 }
+
+}  // namespace test_tokenize

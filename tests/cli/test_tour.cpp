@@ -9,12 +9,10 @@
 #include <string>
 #include <sys/wait.h>
 
-namespace {
+namespace test_tour {
 
 using Result = lumen_cli::CliRun;
 Result lumen(const std::string& args) { return lumen_cli::run_cli(args); }
-
-}  // namespace
 
 TEST(CliTour, NoCommandRunsTheTour) {
   Result r = lumen("");
@@ -49,3 +47,5 @@ TEST(CliTour, JsonHasTheThreeParts) {
 }
 
 TEST(CliTour, UnknownWordIsBadInput) { EXPECT_EQ(lumen("tour --text \"the zebra\"").code, 1); }
+
+}  // namespace test_tour

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_train {
 
 const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 
@@ -57,8 +57,6 @@ struct TempDir {
   }
   ~TempDir() { fs::remove_all(path); }
 };
-
-}  // namespace
 
 TEST(CliTrain, Word2vecWritesTableAndCounts) {
   TempDir d;
@@ -214,3 +212,5 @@ TEST(CliTrain, ClaimsTrainTiedAndUntiedGptsOverSeeds) {
   EXPECT_EQ(none.code, 1);
   EXPECT_NE(none.err.find("(give --corpus, or --skip-gpt)"), std::string::npos) << none.err;
 }
+
+}  // namespace test_train

@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_train_gpt {
 
 const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using Run = lumen_cli::CliRun;
@@ -76,8 +76,6 @@ int interrupted_run(const std::vector<std::string>& args, const std::string& ckp
 }
 
 const std::string kTiny = " --layers 1 --d-model 8 --heads 2 --context 8 --batch 2 --eval-batches 1 --threads 1";
-
-}  // namespace
 
 TEST(CliTrainGpt, WritesAHuggingFaceDirectoryThatLumenOpens) {
   TempDir d;
@@ -197,3 +195,5 @@ TEST(CliTrainGpt, UsageAndInputErrors) {
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("lumen train gpt corpus.txt -o"), std::string::npos);
 }
+
+}  // namespace test_train_gpt

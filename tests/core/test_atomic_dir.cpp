@@ -17,7 +17,7 @@
 #include "support/temp_dir.hpp"
 
 namespace lumen {
-namespace {
+namespace test_atomic_dir {
 
 namespace fs = std::filesystem;
 
@@ -194,5 +194,5 @@ TEST(AtomicDir, ASymlinkStaysAndTheDirectoryItLeadsToIsReplaced) {
   EXPECT_EQ(d.names(), (std::vector<std::string>{"link", "real"}));
 }
 
-}  // namespace
+}  // namespace test_atomic_dir
 }  // namespace lumen

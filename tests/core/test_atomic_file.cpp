@@ -16,7 +16,7 @@
 #include "support/temp_dir.hpp"
 
 namespace lumen {
-namespace {
+namespace test_atomic_file {
 
 namespace fs = std::filesystem;
 
@@ -137,5 +137,5 @@ TEST(FileIdentity, CheckOutputsApartNamesBothPaths) {
   EXPECT_THROW(check_outputs_apart({d / "in.vec"}, {d / "x.tsv", d / "x.tsv"}), UsageError);
 }
 
-}  // namespace
+}  // namespace test_atomic_file
 }  // namespace lumen

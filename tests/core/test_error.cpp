@@ -4,7 +4,7 @@
 #include "lumen/core/error.hpp"
 
 namespace lumen {
-namespace {
+namespace test_error {
 
 TEST(OptionError, WhatSpellsTheLibrarysNameAndEachFaceItsOwn) {
   const OptionError e("init_std", "{option} must be positive (got {option} = -1)");
@@ -25,5 +25,5 @@ TEST(OptionError, IsAUsageErrorAndKeepsTextWithoutTheMark) {
   FAIL() << "OptionError is not a UsageError";
 }
 
-}  // namespace
+}  // namespace test_error
 }  // namespace lumen

@@ -8,7 +8,7 @@
 
 using namespace lumen;
 
-namespace {
+namespace test_simd {
 std::string refusal(std::string_view value, Isa best) {
   try {
     requested_isa(value, best);
@@ -17,7 +17,6 @@ std::string refusal(std::string_view value, Isa best) {
   }
   return "";
 }
-}  // namespace
 
 TEST(Simd, RequestedIsaHonoursWhatTheCpuRuns) {
   EXPECT_EQ(requested_isa("", Isa::avx2), Isa::avx2);
@@ -45,3 +44,5 @@ TEST(Simd, AvailableIsasEndWithTheDetectedOne) {
   EXPECT_EQ(all.front(), Isa::generic);
   EXPECT_EQ(all.back(), detected_isa());
 }
+
+}  // namespace test_simd

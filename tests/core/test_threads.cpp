@@ -8,7 +8,7 @@
 #include "lumen/core/threads.hpp"
 
 namespace lumen {
-namespace {
+namespace test_threads {
 
 TEST(Threads, PastTheBoundIsAnOptionErrorBeforeAnyThreadStarts) {
   std::atomic<int> calls{0};
@@ -29,5 +29,5 @@ TEST(Threads, PastTheBoundIsAnOptionErrorBeforeAnyThreadStarts) {
   EXPECT_EQ(calls.load(), 10);
 }
 
-}  // namespace
+}  // namespace test_threads
 }  // namespace lumen

@@ -6,7 +6,7 @@
 #include "lumen/core/utf8.hpp"
 
 namespace lumen {
-namespace {
+namespace test_utf8 {
 
 TEST(Utf8, EncodesAndDecodesEveryLengthAtItsBoundaries) {
   for (char32_t cp :
@@ -58,5 +58,5 @@ TEST(Utf8, RepairsEachMaximalInvalidSubpartAsOneReplacement) {
   EXPECT_EQ(utf8_sequence("\xe2\x82\xac", 0), 3u);  // the euro sign
 }
 
-}  // namespace
+}  // namespace test_utf8
 }  // namespace lumen

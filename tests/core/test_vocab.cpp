@@ -13,18 +13,18 @@
 #include "lumen/core/vocab.hpp"
 
 // Counts this binary's operator new calls while `counting` is set (the move test below wants none).
-namespace {
+namespace test_vocab {
 std::atomic<bool> counting{false};
 std::atomic<int> allocations{0};
-}  // namespace
+}  // namespace test_vocab
 
 void* operator new(std::size_t n) {
-  if (counting.load()) allocations.fetch_add(1);
+  if (test_vocab::counting.load()) test_vocab::allocations.fetch_add(1);
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
 void* operator new(std::size_t n, const std::nothrow_t& /*tag*/) noexcept {
-  if (counting.load()) allocations.fetch_add(1);
+  if (test_vocab::counting.load()) test_vocab::allocations.fetch_add(1);
   return std::malloc(n == 0 ? 1 : n);
 }
 // Every delete that can free what these return (the array, aligned forms are left to the library: they pair up).
@@ -36,7 +36,7 @@ void operator delete(void* p, std::size_t /*n*/) noexcept { std::free(p); }
 void operator delete(void* p, const std::nothrow_t& /*tag*/) noexcept { std::free(p); }
 #pragma GCC diagnostic pop
 
-namespace {
+namespace test_vocab {
 
 using lumen::Id;
 using lumen::Vocab;
@@ -244,4 +244,4 @@ TEST(Vocab, MovesAllocateNothingAndLeaveAnEmptyUsableVocab) {
   EXPECT_FALSE(m.find("2").has_value());
 }
 
-}  // namespace
+}  // namespace test_vocab

@@ -16,7 +16,7 @@
 using namespace lumen;
 using namespace lumen::eval;
 
-namespace {
+namespace test_analogies {
 
 Table make_table(const std::vector<std::string>& words, std::size_t d, std::uint64_t seed, DType dtype = DType::f32) {
   Table t;
@@ -119,8 +119,6 @@ void expect_same(const std::vector<AnalogyPrediction>& got, const std::vector<An
     EXPECT_EQ(got[i].correct, want[i].correct) << "line " << got[i].line;
   }
 }
-
-}  // namespace
 
 TEST(EvalAnalogies, EqualsThePlainReference) {
   const std::size_t V = 700;  // more than one block of rows for small word counts
@@ -259,3 +257,5 @@ TEST(EvalAnalogies, ZeroRowsAreNeverAnswers) {
   o.keep_predictions = true;
   for (auto& p : evaluate_analogies(table, set, o).predictions) EXPECT_NE(p.predicted, 7);
 }
+
+}  // namespace test_analogies

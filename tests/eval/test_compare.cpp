@@ -16,7 +16,7 @@
 #include "lumen/eval/procrustes.hpp"
 #include "lumen/io/open.hpp"
 
-namespace {
+namespace test_compare {
 
 using nlohmann::json;
 const std::string kHere = std::string(LUMEN_SOURCE_DIR) + "/tests/data/eval/compare/";
@@ -51,8 +51,6 @@ lumen::Table make_table(std::size_t V, std::size_t d, const std::string& prefix,
 float wave(std::size_t i, std::size_t j) {
   return std::sin(0.7f * static_cast<float>(i + 1) * static_cast<float>(j + 1));
 }
-
-}  // namespace
 
 TEST(EvalCompare, EqualsNumPyAndSciPyOnTablesOfEqualD) {
   const json e = expected();
@@ -209,3 +207,5 @@ TEST(EvalCompare, ASampleEstimatesTheOverlapFromSomeWordsListsSearchedAmongAll) 
   o.sample = 1;
   EXPECT_THROW(lumen::eval::compare_tables(a, b, o), lumen::UsageError);
 }
+
+}  // namespace test_compare

@@ -14,7 +14,7 @@
 using namespace lumen;
 namespace logistic_kernels = lumen::eval::logistic_kernels;
 
-namespace {
+namespace test_logistic_kernels {
 
 struct Case {
   std::size_t n, d, K;
@@ -80,8 +80,6 @@ void expect_near(const std::vector<double>& got, const std::vector<double>& want
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "entry " << i;
 }
 
-}  // namespace
-
 TEST(LogisticKernels, ReferenceIsTheObjective) {
   Rng rng(17);
   for (std::size_t d : {1u, 7u, 16u, 33u, 300u})
@@ -118,3 +116,5 @@ TEST(LogisticKernels, EveryIsaAgreesWithTheReferenceBitForBit) {
       }
     }
 }
+
+}  // namespace test_logistic_kernels

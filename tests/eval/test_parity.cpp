@@ -14,7 +14,7 @@
 #include "lumen/eval/similarity.hpp"
 #include "lumen/io/open.hpp"
 
-namespace {
+namespace test_parity {
 
 using nlohmann::json;
 
@@ -94,4 +94,4 @@ TEST(EvalParity, SimilarityEqualsGensim) {
   EXPECT_GE(checked, 20);
 }
 
-}  // namespace
+}  // namespace test_parity

@@ -15,7 +15,7 @@
 #include "lumen/eval/probe.hpp"
 #include "lumen/io/open.hpp"
 
-namespace {
+namespace test_probe {
 
 using nlohmann::json;
 const std::string kHere = std::string(LUMEN_SOURCE_DIR) + "/tests/data/eval/probe/";
@@ -30,8 +30,6 @@ std::string parse_error(const std::string& text) {
   }
   return "no error";
 }
-
-}  // namespace
 
 TEST(EvalLabelSet, ReadsWordTabLabelLines) {
   const auto s =
@@ -190,3 +188,5 @@ TEST(Logistic, FloatRowsFitExactlyAsTheirDoubles) {
   EXPECT_EQ(a.b, b.b);
   EXPECT_EQ(a.predict(xf.data(), n), b.predict(xd.data(), n));
 }
+
+}  // namespace test_probe

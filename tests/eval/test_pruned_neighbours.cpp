@@ -13,7 +13,7 @@
 using namespace lumen;
 using namespace lumen::eval;
 
-namespace {
+namespace test_pruned_neighbours {
 
 // n rows in d dimensions, spectrum decaying as 1 / (1 + j)^power (power 0: isotropic noise), plus a shared offset
 // (word2vec tables share a common direction) and a few exact duplicates (ties).
@@ -35,8 +35,6 @@ void expect_same(const NeighbourLists& a, const NeighbourLists& b) {
   for (std::size_t i = 0; i < a.n * a.k; ++i) differ += a.ids[i] != b.ids[i] || a.cosine[i] != b.cosine[i];
   EXPECT_EQ(differ, 0u);
 }
-
-}  // namespace
 
 TEST(EvalPrunedNeighbours, EqualsTheAllPairsScanExactly) {
   for (const double power : {1.5, 0.5, 0.0}) {
@@ -140,3 +138,5 @@ TEST(EvalPrunedNeighbours, LargeTablesAreJudgedFromASampleOfRowsFirst) {
   EXPECT_LT(steep.residual, 0.25);
   EXPECT_EQ(steep.spectrum_rows, 17000u);
 }
+
+}  // namespace test_pruned_neighbours

@@ -9,7 +9,7 @@
 using namespace lumen;
 using namespace lumen::eval;
 
-namespace {
+namespace test_similarity {
 Table small_table() {
   Table t;
   const std::vector<std::vector<float>> rows = {{1, 0}, {0.8f, 0.6f}, {0, 1}, {-1, 0}, {0, 0}, {0.6f, 0.8f}};
@@ -19,7 +19,6 @@ Table small_table() {
     for (std::size_t c = 0; c < 2; ++c) t.E.set(r, c, rows[r][c]);
   return t;
 }
-}  // namespace
 
 TEST(EvalSimilarity, CosinesCorrelationsAndOov) {
   const auto t = small_table();
@@ -60,3 +59,5 @@ TEST(EvalSimilarity, NoPairInTheVocabularyIsAClearError) {
   EXPECT_TRUE(std::isnan(one.pearson));
   EXPECT_TRUE(std::isnan(one.spearman));
 }
+
+}  // namespace test_similarity

@@ -9,7 +9,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_binary_readers {
 
 using namespace lumen::io::test;
 using ::testing::HasSubstr;
@@ -295,5 +295,5 @@ TEST(FastTextBin, PruneIndexPastTheBucketsIsAParseError) {
   expect_error(seed, "pruneidx maps to bucket", {.format = Format::fasttext_bin});
 }
 
-}  // namespace
+}  // namespace test_binary_readers
 }  // namespace lumen::io

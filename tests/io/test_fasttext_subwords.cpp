@@ -9,7 +9,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_fasttext_subwords {
 
 using namespace lumen::io::test;
 
@@ -54,5 +54,5 @@ TEST(FastTextSubwords, KeptWithDtypeAndLimitButNotForOtherFormatsOrBorrowedBytes
   EXPECT_EQ(open_table_bytes(bytes, "mem.bin", {}, report).subwords, nullptr);  // it would read borrowed bytes
 }
 
-}  // namespace
+}  // namespace test_fasttext_subwords
 }  // namespace lumen::io

@@ -15,7 +15,7 @@
 #include "lumen/io/write.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_lazy_open {
 
 using namespace lumen::io::test;
 
@@ -130,5 +130,5 @@ TEST(LazyOpen, MappedTablesAskForHugePages) {
   EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
 }
 
-}  // namespace
+}  // namespace test_lazy_open
 }  // namespace lumen::io

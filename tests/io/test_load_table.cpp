@@ -12,7 +12,7 @@
 using namespace lumen;
 using lumen::io::test::ScratchDir;
 
-namespace {
+namespace test_load_table {
 
 // Sets an environment variable for one test, restoring it afterwards.
 class ScopedEnv {
@@ -40,8 +40,6 @@ io::LoadedTable load(const std::string& path, std::size_t limit = 0) {
   io::LoadReport report;
   return io::load_table(r, report);
 }
-
-}  // namespace
 
 TEST(LoadTable, TheToyTableIsBuiltIn) {
   const io::LoadedTable t = load("toy", 5);
@@ -82,3 +80,5 @@ TEST(LoadTable, AMissingDefaultTableSaysHowToBuildIt) {
     EXPECT_NE(std::string(e.what()).find("make-default-table.sh"), std::string::npos) << e.what();
   }
 }
+
+}  // namespace test_load_table

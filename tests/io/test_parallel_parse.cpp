@@ -14,7 +14,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_parallel_parse {
 
 using namespace lumen::io::test;
 
@@ -226,5 +226,5 @@ TEST(ParallelParse, RowsLongerThanTheCopiedChunkParseWhole) {
   }
 }
 
-}  // namespace
+}  // namespace test_parallel_parse
 }  // namespace lumen::io

@@ -13,7 +13,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_parity {
 
 using namespace lumen::io::test;
 
@@ -157,5 +157,5 @@ TEST(Parity, FastTextLiveOracle) {
   }
 }
 
-}  // namespace
+}  // namespace test_parity
 }  // namespace lumen::io

@@ -13,7 +13,7 @@
 #include "lumen/io/parse_float.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_parse_float {
 
 // Both parsers on `s` agree: same end (or both nullptr) and the same float bits (any NaN for NaN).
 void expect_same_once(const std::string& s) {
@@ -160,5 +160,5 @@ TEST(ParseFloat, AgreesWithTheReferenceOnRandomDigitStrings) {
   }
 }
 
-}  // namespace
+}  // namespace test_parse_float
 }  // namespace lumen::io

@@ -14,7 +14,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_special_files {
 
 using namespace lumen::io::test;
 using ::testing::HasSubstr;
@@ -79,5 +79,5 @@ TEST(SpecialFiles, DirectoryAndDeviceAreRefused) {
   }
 }
 
-}  // namespace
+}  // namespace test_special_files
 }  // namespace lumen::io

@@ -19,7 +19,7 @@
 #include "lumen/io/open.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_table_cache {
 
 using namespace lumen::io::test;
 using ::testing::HasSubstr;
@@ -307,5 +307,5 @@ TEST(TableCache, BinaryTablesAreNotCached) {
   EXPECT_TRUE(entries(o.cache_dir).empty());
 }
 
-}  // namespace
+}  // namespace test_table_cache
 }  // namespace lumen::io

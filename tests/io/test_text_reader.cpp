@@ -12,7 +12,7 @@
 #include "lumen/io/summary.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_text_reader {
 
 using namespace lumen::io::test;
 using ::testing::HasSubstr;
@@ -265,5 +265,5 @@ TEST(TextReader, ProjectorTsvWithMetadata) {
   EXPECT_EQ(n.vocab.token(1), "1");  // rows named by id
 }
 
-}  // namespace
+}  // namespace test_text_reader
 }  // namespace lumen::io

@@ -18,7 +18,7 @@
 #include "lumen/io/parse_float.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_text_row_kernels {
 
 using text_row_kernels::kRowScanPadding;
 
@@ -230,5 +230,5 @@ TEST(TextRowKernels, ATableReadEitherWayIsTheSame) {
   EXPECT_EQ(test::tokens_hash(a), test::tokens_hash(b));
 }
 
-}  // namespace
+}  // namespace test_text_row_kernels
 }  // namespace lumen::io

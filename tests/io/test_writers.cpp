@@ -15,7 +15,7 @@
 #include "lumen/io/write.hpp"
 
 namespace lumen::io {
-namespace {
+namespace test_writers {
 
 using namespace lumen::io::test;
 
@@ -228,5 +228,5 @@ TEST(Writers, OutputPathsAndDestinations) {
   EXPECT_THROW(write_table(named, "-", Format::safetensors), UsageError);
 }
 
-}  // namespace
+}  // namespace test_writers
 }  // namespace lumen::io

@@ -16,9 +16,8 @@ using lumen::test::grad_error;
 using lumen::test::numeric_grad;
 using lumen::test::randn;
 
-namespace {
+namespace test_backward_ops {
 constexpr double kTol = 2e-3;  // central differences in f32 on O(1) values: ~1e-4 relative
-}
 
 TEST(ModelBackward, Matmul) {
   const std::size_t BT = 3, C = 4, OC = 5;
@@ -177,3 +176,5 @@ TEST(ModelBackward, AttentionWithGroupedHeads) {
     }
   }
 }
+
+}  // namespace test_backward_ops

@@ -16,7 +16,7 @@ using namespace lumen;
 using namespace lumen::model::testing;
 using nlohmann::json;
 
-namespace {
+namespace test_checkpoint_errors {
 
 // The InputError's message (and that it is one); ADD_FAILURE if the load succeeds or throws something else.
 std::string load_error(const std::string& dir) {
@@ -33,8 +33,6 @@ std::string load_error(const std::string& dir) {
   ADD_FAILURE() << "loaded " << dir;
   return {};
 }
-
-}  // namespace
 
 TEST(CheckpointErrors, TheFixtureLoads) {
   EditedCheckpoint c("gpt2", "ok");
@@ -194,3 +192,5 @@ TEST(CheckpointErrors, FuzzSeedsLoad) {
                  InputError);
   }
 }
+
+}  // namespace test_checkpoint_errors

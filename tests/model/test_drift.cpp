@@ -13,9 +13,8 @@
 using namespace lumen;
 using lumen::model::testing::fixture_dir;
 
-namespace {
+namespace test_drift {
 const std::vector<std::string> kContexts = {"the river bank was muddy", "the bank approved the loan"};
-}
 
 TEST(ModelDrift, LayerZeroIsTheLookupPlusPosition) {
   const auto m = model::load_checkpoint(fixture_dir("gpt2"));
@@ -77,3 +76,5 @@ TEST(ModelDrift, ErrorsAndPicture) {
   const std::string svg = model::render_drift(d, *tok, project::PlotFormat::svg);
   EXPECT_NE(svg.find("<svg"), std::string::npos);
 }
+
+}  // namespace test_drift

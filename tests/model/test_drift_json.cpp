@@ -16,9 +16,8 @@
 using namespace lumen;
 using lumen::model::testing::fixture_dir;
 
-namespace {
+namespace test_drift_json {
 const std::vector<std::string> kContexts = {"the river bank was muddy", "the bank approved the loan"};
-}
 
 TEST(ModelDriftJson, EveryNumberOfTheDriftInItsPlace) {
   const auto m = model::load_checkpoint(fixture_dir("gpt2"));
@@ -111,3 +110,5 @@ TEST(ModelJson, DescribesTheShapeAndTheHead) {
   const auto untied = model::load_checkpoint(fixture_dir("gpt2-untied-bf16"));
   EXPECT_FALSE(model::model_json(untied, "x")["tied"].get<bool>());
 }
+
+}  // namespace test_drift_json

@@ -15,7 +15,7 @@ using lumen::test::grad_error;
 using lumen::test::numeric_grad;
 using lumen::test::randn;
 
-namespace {
+namespace test_gpt_backprop {
 
 nn::ModelShape tiny_shape(bool tied, std::uint64_t kv_heads) {
   nn::ModelShape s;
@@ -80,8 +80,6 @@ void check_model(bool tied, std::uint64_t kv_heads) {
   }
 }
 
-}  // namespace
-
 TEST(GptBackprop, EveryTensorUntied) { check_model(false, 2); }
 TEST(GptBackprop, EveryTensorTied) { check_model(true, 2); }
 TEST(GptBackprop, EveryTensorGroupedQueryHeads) { check_model(true, 1); }
@@ -115,3 +113,5 @@ TEST(GptBackprop, RejectsOtherArchitectures) {
   s = tiny_shape(true, 2);
   EXPECT_THROW(GptBackprop(s, 1, 7), InputError);  // T beyond the context
 }
+
+}  // namespace test_gpt_backprop

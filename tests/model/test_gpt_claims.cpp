@@ -20,7 +20,7 @@ using namespace lumen;
 using namespace lumen::model;
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_gpt_claims {
 
 struct Corpus {
   fs::path dir = train::test::temp_dir("gpt-claims");
@@ -46,8 +46,6 @@ GptClaimsOptions tiny(const std::string& corpus) {
 }
 
 SeedSpread spread(std::vector<double> v) { return seed_spread(v); }
-
-}  // namespace
 
 TEST(GptClaims, TrainsTiedAndUntiedPerSeedAndCountsTheirParameters) {
   Corpus c;
@@ -186,3 +184,5 @@ TEST(GptClaims, OptionsAreCheckedBeforeAnyWorkInTheTrainersNames) {
   o.train.context = 5000;  // longer than either part of the stream
   EXPECT_THROW(run_gpt_claims(o), InputError);
 }
+
+}  // namespace test_gpt_claims

@@ -25,7 +25,7 @@ using namespace lumen;
 using namespace lumen::model;
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_gpt_trainer {
 
 // A stream with structure: runs of a counting pattern, some noise from an Rng.
 std::vector<std::int32_t> pattern_stream(std::size_t n, std::size_t V) {
@@ -55,8 +55,6 @@ GptTrainOptions tiny_options() {
 std::string temp_path(const std::string& what) {
   return (fs::temp_directory_path() / ("lumen_gpt_" + what + "_" + std::to_string(getpid()))).string();
 }
-
-}  // namespace
 
 TEST(GptTrainer, LearnsAPatternedStream) {
   const auto tokens = pattern_stream(4000, 16);
@@ -244,3 +242,5 @@ TEST(GptTrainer, ResumeNotesNameTheOptionsAResumedRunDoesNotUse) {
   EXPECT_EQ(notes[2].option, "lr");
   EXPECT_EQ(notes[2].asked, "0.5");
 }
+
+}  // namespace test_gpt_trainer

@@ -14,7 +14,7 @@
 
 using namespace lumen;
 
-namespace {
+namespace test_parity {
 
 std::string fixture(const std::string& name) { return std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/" + name; }
 
@@ -49,8 +49,6 @@ double worst_relative_error(const std::string& name, std::size_t threads) {
   return worst;
 }
 
-}  // namespace
-
 TEST(ModelParity, Gpt2TiedF32) { EXPECT_LT(worst_relative_error("gpt2", 1), 1e-4); }
 TEST(ModelParity, Gpt2UntiedBf16Prefixed) { EXPECT_LT(worst_relative_error("gpt2-untied-bf16", 2), 1e-4); }
 TEST(ModelParity, LlamaShardedF32) { EXPECT_LT(worst_relative_error("llama-sharded", 2), 1e-4); }
@@ -84,3 +82,5 @@ TEST(ModelParity, LastOnlyAndLayers) {
     EXPECT_NEAR(last.logits[v], full.logits[4 * m.shape().V + v], 1e-5);
   EXPECT_EQ(last.layers.size(), m.shape().layers + 1);
 }
+
+}  // namespace test_parity

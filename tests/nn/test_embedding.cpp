@@ -12,7 +12,7 @@
 using namespace lumen;
 using namespace lumen::nn;
 
-namespace {
+namespace test_embedding {
 std::vector<Id> random_ids(std::size_t n, std::size_t V, std::uint64_t seed) {
   Rng r(seed);
   std::vector<Id> ids(n);
@@ -26,7 +26,6 @@ std::vector<float> randn(std::size_t n, std::uint64_t seed) {
   return v;
 }
 bool same_bits(const float* a, const float* b, std::size_t n) { return std::memcmp(a, b, n * sizeof(float)) == 0; }
-}  // namespace
 
 TEST(Embedding, InitIsDeterministicForASeedAndHasTheRequestedStd) {
   Embedding a(500, 64), b(500, 64), c(500, 64);
@@ -230,3 +229,5 @@ TEST(Embedding, WrapsAnExistingTableAndConvertsNarrowTypes) {
   EXPECT_THROW(view.forward(ids, 1, 1), Error);
   EXPECT_THROW(view.init_normal(), Error);
 }
+
+}  // namespace test_embedding

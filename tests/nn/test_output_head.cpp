@@ -98,7 +98,7 @@ TEST(Loss, MatchesADoublePrecisionReferenceAndIsStable) {
 }
 
 // ---- finite-difference gradient check ------------------------------------------------------------------
-namespace {
+namespace test_output_head {
 
 constexpr std::size_t kV = 11, kD = 5, kB = 2, kT = 4, kN = kB * kT;
 const std::vector<Id> kIds = {3, 7, 3, 0, 10, 7, 7, 2};      // repeats: several positions per row
@@ -183,8 +183,6 @@ void gradient_check(bool tied, bool scale) {
   }
 }
 
-}  // namespace
-
 TEST(GradientCheck, TiedEmbeddingGradientIsInputPlusOutputPath) { gradient_check(true, false); }
 TEST(GradientCheck, TiedWithSqrtDScale) { gradient_check(true, true); }
 TEST(GradientCheck, UntiedEmbeddingAndHeadGradients) { gradient_check(false, false); }
@@ -205,3 +203,5 @@ TEST(GradientCheck, TiedGradientEqualsTheSumOfTheTwoUntiedPaths) {
   for (std::size_t i = 0; i < kV * kD; ++i)
     EXPECT_NEAR(tied_emb.dE().f32()[i], split_emb.dE().f32()[i] + copy.dW().f32()[i], 1e-6) << i;
 }
+
+}  // namespace test_output_head

@@ -8,7 +8,7 @@
 using namespace lumen;
 using namespace lumen::project;
 
-namespace {
+namespace test_honesty {
 Neighbours lists(std::vector<std::vector<std::int32_t>> rows) {
   Neighbours nb;
   nb.n = rows.size();
@@ -17,7 +17,6 @@ Neighbours lists(std::vector<std::vector<std::int32_t>> rows) {
   nb.dist2.assign(nb.ids.size(), 0.0f);
   return nb;
 }
-}  // namespace
 
 TEST(Honesty, JaccardCountsSharedNeighbours) {
   const Neighbours a = lists({{1, 2, 3}, {0, 2, 3}}), b = lists({{3, 2, 1}, {4, 5, 6}});
@@ -52,3 +51,5 @@ TEST(Honesty, MapNeighboursAndSamples) {
   EXPECT_EQ(s, sample_points(1000, 50, 3));
   EXPECT_EQ(sample_points(5, 50, 3).size(), 5u);
 }
+
+}  // namespace test_honesty

@@ -11,7 +11,7 @@
 using namespace lumen;
 using namespace lumen::project;
 
-namespace {
+namespace test_pca {
 
 // Rows with a clear spectrum: latent factors of decreasing scale mixed into d dimensions, plus noise and an offset.
 Matrix make_data(std::size_t n, std::size_t d, std::uint64_t seed) {
@@ -80,8 +80,6 @@ void expect_equal_up_to_sign(const Pca& pca, const Reference& ref, double tol) {
     EXPECT_NEAR(pca.variance_ratio[j], ref.vals[j] / ref.total, 1e-4) << "component " << j;
   }
 }
-
-}  // namespace
 
 TEST(Pca, CovarianceRouteMatchesReferenceUpToSign) {
   const Matrix X = make_data(300, 12, 7);
@@ -167,3 +165,5 @@ TEST(Pca, LargeMeansTakeTheCentredRouteAndGiveTheSameComponents) {
   for (std::size_t i = 0; i < 300; ++i) s += Y.at(i, 0);
   EXPECT_NEAR(s / 300, 0.0, 0.05);
 }
+
+}  // namespace test_pca

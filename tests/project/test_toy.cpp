@@ -10,7 +10,7 @@
 
 using namespace lumen;
 
-namespace {
+namespace test_toy {
 std::vector<double> vec(const Table& t, const std::string& w) {
   const Id id = t.vocab.require(w);
   return {t.E.at(static_cast<std::size_t>(id), 0), t.E.at(static_cast<std::size_t>(id), 1)};
@@ -36,7 +36,6 @@ std::string nearest(const Table& t, const std::vector<double>& q, const std::vec
   }
   return best;
 }
-}  // namespace
 
 TEST(Toy, ShapeAndOrder) {
   const Table t = toy_table();
@@ -90,3 +89,5 @@ TEST(Toy, ClustersAreTheNearestNeighbours) {
       EXPECT_NE(std::find(words.begin(), words.end(), nb), words.end()) << w << " -> " << nb << " (" << name << ")";
     }
 }
+
+}  // namespace test_toy

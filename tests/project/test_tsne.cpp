@@ -15,7 +15,7 @@
 using namespace lumen;
 using namespace lumen::project;
 
-namespace {
+namespace test_tsne {
 
 // `clusters` Gaussian blobs in D dimensions, far apart.
 Matrix blobs(std::size_t n, std::size_t D, std::size_t clusters, std::uint64_t seed,
@@ -43,8 +43,6 @@ SparseP affinities_of(const Matrix& X, std::size_t k, double perplexity) {
   const Neighbours nb = exact_neighbours(X, k);
   return joint_affinities(nb, conditional_affinities(nb, perplexity));
 }
-
-}  // namespace
 
 TEST(Neighbours, ExactMatchesBruteForce) {
   const Matrix X = blobs(150, 7, 3, 1);
@@ -230,3 +228,5 @@ TEST(Tsne, FewPointsLowerThePerplexityAndBadOptionsThrow) {
   EXPECT_THROW(tsne(X, o), UsageError);
   EXPECT_THROW(tsne(blobs(1, 3, 1, 1), TsneOptions{}), InputError);
 }
+
+}  // namespace test_tsne

@@ -16,7 +16,7 @@
 using namespace lumen;
 using namespace lumen::project;
 
-namespace {
+namespace test_umap {
 
 // `clusters` Gaussian blobs in D dimensions, far apart; label[i] = i % clusters.
 Matrix blobs(std::size_t n, std::size_t D, std::size_t clusters, std::uint64_t seed) {
@@ -36,8 +36,6 @@ UmapOptions quick(std::uint64_t seed = 1) {
   o.threads = 1;
   return o;
 }
-
-}  // namespace
 
 TEST(Umap, CurveMatchesUmapLearn) {
   double a = 0, b = 0;
@@ -177,3 +175,5 @@ TEST(Umap, HnswGraphAboveTheThresholdFindsTheExactNeighboursNearlyAll) {
   o.knn = "nndescent";
   EXPECT_THROW(umap(X, o), UsageError);
 }
+
+}  // namespace test_umap

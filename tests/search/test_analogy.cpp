@@ -11,7 +11,7 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_analogy {
 
 // man, woman, king, queen, apple: king - man + woman = queen exactly in 3 dimensions.
 Table royal() {
@@ -37,8 +37,6 @@ double cosd(const std::vector<double>& a, const std::vector<float>& b) {
   for (std::size_t i = 0; i < a.size(); ++i) ab += a[i] * b[i], bb += double(b[i]) * b[i], aa += a[i] * a[i];
   return ab / std::sqrt(aa * bb);
 }
-
-}  // namespace
 
 TEST(Analogy, KingManWomanQueen) {
   const Table t = royal();
@@ -138,5 +136,7 @@ TEST(DoesntMatch, FarthestFromTheMean) {
   ASSERT_EQ(r.by_distance.size(), 4u);
   EXPECT_EQ(r.by_distance[0].id, 4);
   for (std::size_t i = 1; i < 4; ++i) EXPECT_LE(r.by_distance[i - 1].score, r.by_distance[i].score);
-  EXPECT_EQ(doesnt_match(s, {2}).id, 2);
+  EXPECT_THROW(doesnt_match(s, {2}), UsageError);  // one word is no question (the CLI and Python say so too)
 }
+
+}  // namespace test_analogy

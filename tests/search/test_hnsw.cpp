@@ -12,11 +12,10 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_hnsw {
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("lumen_test_hnsw_" + std::to_string(::getpid()) + name)).string();
 }
-}  // namespace
 
 TEST(Hnsw, RecallAgainstExactAndScoresExact) {
   const Table t = test::random_table(2000, 16, DType::f32, 8, false);
@@ -105,3 +104,5 @@ TEST(Hnsw, DamagedIndexFilesAreParseErrorsBeforeHnswlibSeesThem) {
   EXPECT_NO_THROW(load_with(0, good.data(), 8));  // the untouched file still loads
   std::filesystem::remove(path);
 }
+
+}  // namespace test_hnsw

@@ -16,7 +16,7 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_nan_rows {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -46,8 +46,6 @@ void expect_same(const std::vector<Neighbour>& got, const std::vector<Neighbour>
     else EXPECT_EQ(got[i].score, want[i].score) << "rank " << i;
   }
 }
-
-}  // namespace
 
 TEST(NanRows, ScoreNanWithEverythingInEveryMetric) {
   IsaGuard guard;
@@ -184,3 +182,5 @@ TEST(KBeyondTheTable, ReturnsEveryRowWithoutSizingAHeapOfK) {
   const HnswIndex index = HnswIndex::build(s, Metric::cosine);
   EXPECT_EQ(index.search(s.row(0), std::numeric_limits<std::size_t>::max(), {0}).size(), 299u);
 }
+
+}  // namespace test_nan_rows

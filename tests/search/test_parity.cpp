@@ -14,7 +14,7 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_parity {
 
 const nlohmann::json& expected() {
   static const nlohmann::json j = [] {
@@ -43,8 +43,6 @@ void expect_same(const Table& t, const std::vector<Neighbour>& got, const nlohma
 }
 
 class Parity : public ::testing::TestWithParam<std::size_t> {};
-
-}  // namespace
 
 TEST_P(Parity, GensimResultsOnSampleTable) {
   const auto& e = expected()["tables"][GetParam()];
@@ -86,3 +84,5 @@ TEST_P(Parity, GensimResultsOnSampleTable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SampleTables, Parity, ::testing::Range<std::size_t>(0, 5));
+
+}  // namespace test_parity

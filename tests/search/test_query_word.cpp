@@ -15,7 +15,7 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_query_word {
 
 const nlohmann::json& expected() {
   static const nlohmann::json j = [] {
@@ -38,8 +38,6 @@ void expect_same(const Table& t, const std::vector<Neighbour>& got, const nlohma
     EXPECT_NEAR(got[i].score, want[i][1].get<double>(), 1e-5) << "rank " << i + 1;
   }
 }
-
-}  // namespace
 
 TEST(QueryWord, OutOfVocabularyVectorsEqualGensims) {
   const Table& t = model_table();
@@ -122,3 +120,5 @@ TEST(QueryWord, UnknownWithoutSubwordsOrNgrams) {
   }
   EXPECT_TRUE(lookup(model_table(), "mann").vector.size() == model_table().d());
 }
+
+}  // namespace test_query_word

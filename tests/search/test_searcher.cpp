@@ -12,7 +12,7 @@
 using namespace lumen;
 using namespace lumen::search;
 
-namespace {
+namespace test_searcher {
 
 struct IsaGuard {
   Isa saved = active_isa();
@@ -33,8 +33,6 @@ void expect_same(const std::vector<Neighbour>& got, const std::vector<Neighbour>
     EXPECT_EQ(got[i].score, want[i].score) << "rank " << i;
   }
 }
-
-}  // namespace
 
 TEST(Searcher, MatchesBruteForceEveryMetricDtypeIsa) {
   IsaGuard guard;
@@ -187,3 +185,5 @@ TEST(Searcher, ScoresMatchSearch) {
   for (const auto& n : s.search(q, o)) EXPECT_EQ(all[static_cast<std::size_t>(n.id)], n.score);
   EXPECT_EQ(s.score(q, 17, Metric::cosine), all[17]);
 }
+
+}  // namespace test_searcher

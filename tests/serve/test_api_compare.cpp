@@ -18,7 +18,7 @@
 using namespace lumen;
 using nlohmann::json;
 
-namespace {
+namespace test_api_compare {
 
 // n words w0, w1, ... in d dimensions, clustered by i % 4; `noise` moves each row.
 Table clustered(std::size_t n, std::size_t d, std::uint64_t seed, double noise, const std::string& prefix = "w") {
@@ -59,8 +59,6 @@ serve::Api two_tables() {
   others.push_back({"wide", clustered(60, 9, 3, 0.5)});
   return serve::Api(clustered(80, 6, 1, 0.8), nullptr, std::move(others));
 }
-
-}  // namespace
 
 TEST(ApiCompare, InfoListsEveryTableServed) {
   serve::Api api = two_tables();
@@ -154,3 +152,5 @@ TEST(ApiProjection, UmapAndTsneGiveTheirHonestyNumbers) {
   EXPECT_TRUE(u["result"]["agreement"].is_null());  // one seed: nothing to agree with
   EXPECT_EQ(status_of(api, "projection", {{"method", "umap"}, {"seeds", 6}}), 422);
 }
+
+}  // namespace test_api_compare

@@ -24,7 +24,7 @@
 using namespace lumen;
 using nlohmann::json;
 
-namespace {
+namespace test_api_drift {
 
 const std::string kFixture = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2";
 const std::vector<std::string> kContexts = {"the river bank was muddy", "the bank approved the loan"};
@@ -73,8 +73,6 @@ bool same(const json& a, const json& b) {
   }
   return a == b;
 }
-
-}  // namespace
 
 TEST(ApiDrift, AnswersWithTheSchemaOfLumenDriftJson) {
   auto api = served_api();
@@ -209,3 +207,5 @@ TEST(ApiDrift, OverHttpPostOnlyWithItsStatuses) {
   EXPECT_EQ(r->status, 413);
   server.stop();
 }
+
+}  // namespace test_api_drift

@@ -6,7 +6,7 @@
 
 using namespace lumen::serve;
 
-namespace {
+namespace test_guard {
 
 RequestHead head(std::string method, std::string path, std::vector<std::pair<std::string, std::string>> headers) {
   return RequestHead{std::move(method), std::move(path), std::move(headers)};
@@ -18,8 +18,6 @@ int status_of(const RequestHead& h, const GuardOptions& o = {}) {
 }
 
 const std::pair<std::string, std::string> kJson{"Content-Type", "application/json"};
-
-}  // namespace
 
 TEST(Guard, HostMustNameThisServer) {
   EXPECT_TRUE(is_own_host("127.0.0.1:8080", "127.0.0.1"));
@@ -121,3 +119,5 @@ TEST(Guard, PostsMustBeJsonWithABoundedBody) {
   EXPECT_EQ(post({kJson, {"Transfer-Encoding", "chunked"}, {"Content-Length", "5"}}), 400);
   EXPECT_EQ(post({kJson, {"Content-Length", "5"}, {"Content-Length", "5"}}), 400);
 }
+
+}  // namespace test_guard

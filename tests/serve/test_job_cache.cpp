@@ -15,7 +15,7 @@ using lumen::serve::ApiError;
 using lumen::serve::JobCache;
 using nlohmann::json;
 
-namespace {
+namespace test_job_cache {
 
 int status_of(const std::function<void()>& f) {
   try {
@@ -44,12 +44,11 @@ JobCache::Work held(const std::atomic<bool>& release, int answer) {
   };
 }
 
-}  // namespace
-
 TEST(JobCache, TheSameKeyFindsTheSameJobAndItsResult) {
-  JobCache cache;
+  // declared before the cache: its destructor joins jobs that still read the flags
   std::atomic<bool> release{false};
   std::atomic<int> runs{0};
+  JobCache cache;
   auto work = [&](std::atomic<double>& progress) {
     ++runs;
     progress = 0.5;
@@ -72,8 +71,9 @@ TEST(JobCache, TheSameKeyFindsTheSameJobAndItsResult) {
 }
 
 TEST(JobCache, RunningJobsReportProgress) {
-  JobCache cache;
+  // declared before the cache: its destructor joins jobs that still read the flags
   std::atomic<bool> release{false};
+  JobCache cache;
   const std::string id = cache.start("slow", held(release, 1))["job"];
   json j = cache.poll(id);
   for (int i = 0; i < 2000 && j["progress"].get<double>() < 0.5; ++i) {
@@ -112,8 +112,9 @@ TEST(JobCache, UnknownIdsAre404AndFailedJobs422WithTheirMessage) {
 }
 
 TEST(JobCache, TheOldestFinishedJobMakesRoomAndAFullCacheOfRunningJobsRefuses) {
-  JobCache cache(2);
+  // declared before the cache: its destructor joins jobs that still read the flags
   std::atomic<bool> release{false}, never_mind{false};
+  JobCache cache(2);
   const std::string a = cache.start("a", held(release, 1))["job"];
   const std::string b = cache.start("b", held(never_mind, 2))["job"];
   EXPECT_EQ(status_of([&] { cache.start("c", held(release, 3)); }), 429);  // both still running
@@ -139,3 +140,5 @@ TEST(JobCache, DestroyingTheCacheWaitsForRunningJobs) {
   }
   EXPECT_TRUE(finished.load());
 }
+
+}  // namespace test_job_cache

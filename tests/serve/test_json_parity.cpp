@@ -21,7 +21,7 @@
 using namespace lumen;
 using nlohmann::json;
 
-namespace {
+namespace test_json_parity {
 
 // A small word table with a few clusters, written as text: both sides read the same file.
 std::string write_table(const test::TempDir& dir) {
@@ -110,8 +110,6 @@ test::TempDir* JsonParity::dir_ = nullptr;
 std::string JsonParity::path_;
 serve::Api* JsonParity::api_ = nullptr;
 
-}  // namespace
-
 TEST_F(JsonParity, Neighbours) {
   expect_same(cli("neighbours " + table() + " king -k 5"), api("neighbours", {{"word", "king"}, {"k", 5}}),
               "neighbours");
@@ -153,3 +151,5 @@ TEST_F(JsonParity, Projection) {
     expect_same(c, a, "projection " + method);
   }
 }
+
+}  // namespace test_json_parity

@@ -32,7 +32,7 @@ using namespace lumen;
 using nlohmann::json;
 using namespace std::string_literals;
 
-namespace {
+namespace test_server {
 
 Table small_table() {
   Table t;
@@ -152,8 +152,6 @@ class ShortDeadlineServerTest : public ServerTest {
   }
 };
 
-}  // namespace
-
 TEST_F(ServerTest, BindsLoopbackAndServesTheFrontEnd) {
   auto c = client();
   auto r = c.Get("/");
@@ -241,8 +239,6 @@ TEST_F(ServerTest, ASecondServerOnTheSamePortFailsWithPortInUse) {
   EXPECT_EQ(r->status, 200);
 }
 
-namespace {
-
 // A chunked POST: its head, then the body in chunks.
 std::string chunked_post_head(const std::string& host) {
   return fmt::format(
@@ -268,8 +264,6 @@ Flood chunked_flood(int port, const std::string& host) {
   f.seconds = seconds_since(t0);
   return f;
 }
-
-}  // namespace
 
 TEST_F(ServerTest, ChunkedBodiesAreBoundedAsTheyArrive) {
   // Within the bound, chunks make one body.
@@ -592,3 +586,5 @@ TEST(ApiTest, TSneProjectionReportsHonestyNumbers) {
   EXPECT_EQ(j["result"]["kl"].size(), 1u);
   EXPECT_GT(j["result"]["knn_preservation"][0].get<double>(), 0.3);
 }
+
+}  // namespace test_server

@@ -16,7 +16,7 @@ using namespace lumen;
 using namespace lumen::text;
 using namespace lumen::text::testing;
 
-namespace {
+namespace test_gpt2_checkpoint {
 TempGpt2Checkpoint g_checkpoint(std::filesystem::path(::testing::TempDir()) /
                                     ("lumen_gpt2_ckpt_" + std::to_string(::getpid())),
                                 gpt2_dir());
@@ -29,7 +29,6 @@ Table open_tensor(const std::string& name) {
   o.dtype = DType::f16;
   return io::open_table(checkpoint(), o);
 }
-}  // namespace
 
 TEST(Gpt2Checkpoint, OpenByTensorNameTokenizeAndSearch) {
   LUMEN_REQUIRE_GPT2();
@@ -120,3 +119,5 @@ TEST(Gpt2Checkpoint, PaddedVocabularyGetsUnusedRows) {
   EXPECT_EQ(t.vocab.token(50300), "<unused:50300>");
   EXPECT_EQ(t.vocab.require("\u0120the"), 262);
 }
+
+}  // namespace test_gpt2_checkpoint

@@ -9,7 +9,7 @@
 
 using namespace lumen::text;
 
-namespace {
+namespace test_pretokenizer {
 std::vector<std::string> split(const Pretokenizer& p, std::string_view text) {
   std::vector<std::string_view> v;
   p.split(text, v);
@@ -21,7 +21,6 @@ Pretokenizer one(std::string_view pattern) {
   return p;
 }
 using S = std::vector<std::string>;
-}  // namespace
 
 TEST(Pretokenizer, Gpt2Pattern) {
   const auto p = one(kGpt2Pattern);
@@ -109,3 +108,5 @@ TEST(Pretokenizer, JitWhenPcre2HasIt) {
   const Regex r(kGpt2Pattern);
   EXPECT_EQ(r.jit(), jit == 1);
 }
+
+}  // namespace test_pretokenizer

@@ -14,7 +14,7 @@ using namespace lumen;
 using namespace lumen::text;
 using nlohmann::json;
 
-namespace {
+namespace test_tokenizer_json {
 
 // 256 byte tokens (id = byte), then merges making " c", "at", " cat", "cat", " ca" (no merge makes " ca" from
 // " c" + "a" before " cat" could); <|begin_of_text|> at 1000.
@@ -60,8 +60,6 @@ std::string parse_error(const std::string& text) {
   ADD_FAILURE() << "no ParseError for " << text.substr(0, 200);
   return {};
 }
-
-}  // namespace
 
 TEST(TokenizerJson, SmallLlamaStyle) {
   const auto t = parse(small_llama_style(false));
@@ -221,3 +219,5 @@ TEST(Gpt2Files, MalformedFiles) {
   std::ofstream(dir / "encoder.json") << "{\"a\": 0, \"b\": 1, \"ab\": 2}";
   EXPECT_NE(error_of().find("byte 0x"), std::string::npos) << error_of();
 }
+
+}  // namespace test_tokenizer_json

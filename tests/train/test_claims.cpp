@@ -15,7 +15,7 @@ using namespace lumen;
 using namespace lumen::train;
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_claims {
 
 // A skip-gram table over the two-topic corpus, with its counts beside it (t.vec, t.vec.vocab) and the corpus
 // under the name claims looks for (brown.txt).
@@ -42,8 +42,6 @@ std::pair<std::string, std::string> claims_error(const Trained& t, const ClaimsO
   }
   return {};
 }
-
-}  // namespace
 
 TEST(Claims, MeasuresFrequencyLengthAndPairsOfTheTable) {
   Trained t("claims-table");
@@ -110,3 +108,5 @@ TEST(Claims, MissingCountsOrCorpusSayWhichOptionGivesThem) {
       << corpus;
   EXPECT_NE(corpus_spelled.find("(give <corpus>, or <skip_lm>)"), std::string::npos) << corpus_spelled;
 }
+
+}  // namespace test_claims

@@ -8,7 +8,7 @@
 using namespace lumen;
 using namespace lumen::train;
 
-namespace {
+namespace test_corpus {
 std::vector<std::vector<std::string>> read_all(const Corpus& c, text::WordSplitter tok, std::uint64_t b,
                                                std::uint64_t e, bool aligned = false) {
   CorpusReader r(c, tok, b, e, aligned);
@@ -26,7 +26,6 @@ std::vector<std::string> flat(const std::vector<std::vector<std::string>>& v) {
   for (auto& l : v) o.insert(o.end(), l.begin(), l.end());
   return o;
 }
-}  // namespace
 
 TEST(Corpus, ReadsSentencesAcrossFilesAndDirectories) {
   auto dir = test::temp_dir("corpus");
@@ -112,3 +111,5 @@ TEST(Corpus, MissingAndEmptyInputsAreErrors) {
   EXPECT_THROW(Corpus::open({(dir / "e.txt").string()}), InputError);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace test_corpus

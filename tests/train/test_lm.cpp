@@ -12,7 +12,7 @@
 using namespace lumen;
 using namespace lumen::train;
 
-namespace {
+namespace test_lm {
 struct Fixture {
   std::filesystem::path dir;
   Corpus corpus;
@@ -40,7 +40,6 @@ LmOptions small(bool tie) {
           .shuffle_window = 500,
           .threads = 1};
 }
-}  // namespace
 
 TEST(LanguageModel, HeldOutPerplexityFallsBelowUniformAndUnigram) {
   Fixture f("lm-learn");
@@ -133,3 +132,5 @@ TEST(LanguageModel, BadOptions) {
   EXPECT_THROW(LanguageModel(f.corpus, f.words, o), UsageError);
   EXPECT_THROW(parse_optimizer("rmsprop"), UsageError);
 }
+
+}  // namespace test_lm

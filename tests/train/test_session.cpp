@@ -19,7 +19,7 @@ using namespace lumen;
 using namespace lumen::train;
 namespace fs = std::filesystem;
 
-namespace {
+namespace test_session {
 
 struct Dir {
   fs::path path;
@@ -51,8 +51,6 @@ std::string read_all(const std::string& path) {
 bool same(const Table& a, const Table& b) {
   return a.V() == b.V() && a.d() == b.d() && std::memcmp(a.E.data(), b.E.data(), a.E.bytes()) == 0;
 }
-
-}  // namespace
 
 TEST(TrainSession, Word2VecFreshWritesTableAndCountsAndSaysSo) {
   Dir d("session-w2v");
@@ -242,3 +240,5 @@ TEST(TrainSession, OutputsThatAreInputsAreRefusedAndTheCorpusKept) {
   EXPECT_EQ(read_all(d / "c.txt"), corpus);
   EXPECT_EQ(d.files(), (std::set<std::string>{"c.txt", "c.vocab.txt", "hard.txt", "link.vec"}));
 }
+
+}  // namespace test_session

@@ -16,7 +16,7 @@
 using namespace lumen;
 using namespace lumen::train;
 
-namespace {
+namespace test_word2vec {
 double cosine(const Matrix& E, Id a, Id b) {
   auto x = E.row(static_cast<std::size_t>(a)), y = E.row(static_cast<std::size_t>(b));
   double xy = 0, xx = 0, yy = 0;
@@ -52,7 +52,6 @@ Word2VecOptions small(W2VModel m, std::size_t threads = 1) {
   o.seed = 5;
   return o;
 }
-}  // namespace
 
 TEST(Word2Vec, SkipGramLearnsWhatCoOccurs) {
   Fixture f("w2v-sg");
@@ -195,3 +194,5 @@ TEST(Word2Vec, BadOptionsAndTinyVocabulary) {
   EXPECT_THROW(Word2Vec(f.corpus, one, small(W2VModel::skipgram)), InputError);
   EXPECT_THROW(parse_w2v_model("glove"), UsageError);
 }
+
+}  // namespace test_word2vec

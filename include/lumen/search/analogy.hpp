@@ -52,8 +52,10 @@ struct OddOneOut {
   std::optional<Id> id;                // the word that doesn't match; nullopt when the scores are NaN
   std::vector<Neighbour> by_distance;  // every input with its cosine to the mean, least similar first
 };
-// Needs at least one id (UsageError otherwise). An input row holding NaN or Inf has no direction, so the mean and
-// every cosine to it are NaN: the scores are NaN and no word is picked (id is nullopt).
+// Needs at least two ids (check_odd_one_out_count; one word is no question). An input row holding NaN or Inf has
+// no direction, so the mean and every cosine to it are NaN: the scores are NaN and no word is picked (nullopt).
 OddOneOut doesnt_match(const Searcher& s, const std::vector<Id>& ids);
+// UsageError unless n >= 2: what the faces call before loading a table, so a bad question fails at once.
+void check_odd_one_out_count(std::size_t n);
 
 }  // namespace lumen::search
