@@ -10,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/eval/compare.hpp"
 #include "lumen/eval/compare_json.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli::cmd_compare {
@@ -64,9 +65,7 @@ Action setup(CLI::App& cmd) {
                "TABLE.out (as lumen train lm --no-tie writes it) or, for a safetensors checkpoint, its "
                "lm_head.weight (embed_out.weight, output.weight)");
   cmd.add_option("--head", a->head, "With --heads: the output head's file (default: TABLE.out)");
-  cmd.add_option("-k", a->o.k, "Neighbours per word for the overlap")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  cmd.add_option("-k", a->o.k, "Neighbours per word for the overlap")->capture_default_str()->check(at_least(1));
   cmd.add_option("--top", a->o.top, "Compare only the first N shared words (in TABLE's order; 0: all)")
       ->capture_default_str();
   cmd.add_option(

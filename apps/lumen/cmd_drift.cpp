@@ -13,6 +13,7 @@
 #include "lumen/model/drift.hpp"
 #include "lumen/model/drift_json.hpp"
 #include "lumen/model/model_tokenizer.hpp"
+#include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
@@ -95,6 +96,10 @@ Action setup(CLI::App& cmd) {
     model::LoadReport report;
     const model::Transformer m = model::load_checkpoint(a->checkpoint, &report);
     const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
+    if (a->k > m.shape().V) {  // as neighbours does: said once, never k entries per layer
+      print_note(fmt::format("-k {} is more than the {} rows of E: showing them all", a->k, m.shape().V));
+      a->k = m.shape().V;
+    }
     const model::Drift d = model::drift(m, *tok, a->token, a->contexts, a->k);
     if (!a->out.empty()) {  // the picture never goes over the checkpoint's files
       std::vector<std::string> inputs = report.files;

@@ -1,5 +1,6 @@
 // lumen gpt CKPT "text": run a GPT-2 or Llama checkpoint (Hugging Face directory) on text: the next-token table,
 // a sampled continuation (--generate), or the perplexity of a file (--perplexity).
+#include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -7,15 +8,20 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/utf8.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/generate.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
+#include "stop_on_signal.hpp"
 
 namespace lumen::cli::cmd_gpt {
 namespace {
+
+// --generate's bound: a typo of a few digits must not commit the machine for days (no KV cache: O(T^2) a token).
+constexpr std::size_t kMaxGenerate = 1000000;
 
 struct GptArgs {
   std::string checkpoint, text, tokenizer, perplexity_file;
@@ -67,32 +73,80 @@ int run_perplexity(const model::Transformer& m, const text::Tokenizer& tok, cons
   return kOk;
 }
 
+// The model's bytes may hold terminal controls: shown escaped, line breaks kept.
+std::string shown(const std::string& text) {
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
+    out += printable(text.substr(from, nl - from)) + "\n";
+  return out + printable(text.substr(from));
+}
+
+// Bytes of `text` up to its last whole UTF-8 sequence: a token may end inside a character the next completes.
+std::size_t whole_sequences(const std::string& text) {
+  std::size_t i = 0, bad = 0;
+  while (i < text.size()) {
+    const std::size_t n = utf8_sequence(text, i, bad);
+    if (n == 0 && i + bad == text.size() && text.size() - i < 4) break;  // maybe a character still to come
+    i += n != 0 ? n : bad;
+  }
+  return i;
+}
+
+// Text: each token printed as it is made (flushed, so a pipe sees it too). Ctrl-C stops before the next token;
+// what was made is printed (--json: as JSON, with "interrupted") and the exit is 130.
 int run_generate(const model::Transformer& m, const text::Tokenizer& tok, const GptArgs& a,
                  const std::vector<std::int32_t>& ids) {
+  const StopOnSignal signals;
   model::SampleOptions o;
   o.tokens = a.generate;
   o.temperature = a.temperature;
   o.top_k = a.top_k;
   o.seed = a.seed;
+  o.stop = signals.flag();
+  std::vector<Id> gen;
+  std::string printed;  // what of decode(gen) is on stdout
+  const auto stream = [&](bool last) {
+    const std::string text = tok.decode(gen);
+    if (!text.starts_with(printed)) return;  // a decoder that rewrote the past: the rest comes at the end
+    const std::size_t upto = last ? text.size() : whole_sequences(text);
+    if (upto <= printed.size()) return;
+    fmt::print("{}", shown(text.substr(printed.size(), upto - printed.size())));
+    std::fflush(stdout);
+    printed = text.substr(0, upto);
+  };
+  if (!a.json) {
+    Progress::set_enabled(false);  // the tokens are the progress
+    fmt::print("{}", printable(a.text));
+    std::fflush(stdout);
+    o.on_token = [&](std::int32_t id) {
+      gen.push_back(id);
+      stream(false);
+    };
+  }
   Progress bar("generate", a.generate, "tokens");
   const auto added = model::generate(m, ids, o, [&](std::size_t done, std::size_t) { bar.update(done); });
   bar.finish();
-  const std::vector<Id> gen(added.begin(), added.end());
-  const std::string text = tok.decode(gen);
+  const bool stopped = signals.requested() && added.size() < a.generate;
   if (a.json) {
+    gen.assign(added.begin(), added.end());
     nlohmann::json tokens = nlohmann::json::array();
     for (Id id : gen) tokens.push_back(tok.label(id));
-    print_json({{"ids", ids}, {"generated", added}, {"tokens", tokens}, {"text", text}});
+    nlohmann::json j = {{"ids", ids}, {"generated", added}, {"tokens", tokens}, {"text", tok.decode(gen)}};
+    if (stopped) j["interrupted"] = true;
+    print_json(j);
   } else {
-    // The model's bytes may hold terminal controls: shown escaped, line breaks kept.
-    std::string shown;
-    std::size_t from = 0;
-    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1)
-      shown += printable(text.substr(from, nl - from)) + "\n";
-    shown += printable(text.substr(from));
-    fmt::print("{}{}\n", printable(a.text), shown);
+    const std::string text = tok.decode(gen);
+    if (text.starts_with(printed)) {
+      stream(true);
+      fmt::print("\n");
+    } else {
+      fmt::print("\n{}{}\n", printable(a.text), shown(text));  // the whole text again, as decoded at the end
+    }
   }
-  return kOk;
+  if (!stopped) return kOk;
+  print_error(fmt::format("interrupted after {} of {} tokens", added.size(), a.generate));
+  return kInterrupted;
 }
 
 int run_next(const model::Transformer& m, const text::Tokenizer& tok, const GptArgs& a,
@@ -100,6 +154,8 @@ int run_next(const model::Transformer& m, const text::Tokenizer& tok, const GptA
   model::ForwardOptions fo;
   fo.last_only = true;
   const model::ForwardResult r = m.forward(ids, fo);
+  if (a.top > m.shape().V)  // as neighbours does
+    print_note(fmt::format("--top {} is more than the {} tokens: showing them all", a.top, m.shape().V));
   const auto top = model::top_tokens(r.logits.data(), m.shape().V, a.top);
   if (a.json) {
     nlohmann::json next = nlohmann::json::array();
@@ -123,11 +179,13 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("checkpoint", a->checkpoint,
                  "Hugging Face GPT-2 or Llama directory (config.json, model.safetensors or its shards)")
       ->required();
-  cmd.add_option("text", a->text, "Text to run the model on (not with --perplexity)");
+  cmd.add_option("text", a->text, "Text to run the model on (default: all of stdin; not with --perplexity)");
   cmd.add_option("--top", a->top, "Rows of the next-token table")->check(at_least(1));
   cmd.add_option("--tokenizer", a->tokenizer,
                  "tokenizer.json or encoder.json (default: the one in the checkpoint's directory)");
-  auto* o_gen = cmd.add_option("--generate", a->generate, "Sample N tokens after the text")->check(at_least(1));
+  auto* o_gen = cmd.add_option("--generate", a->generate,
+                               "Sample N tokens after the text (1 to 1000000; printed as they come, Ctrl-C stops)")
+                    ->check(CLI::Range(std::size_t{1}, kMaxGenerate));
   auto* o_temp = cmd.add_option("--temperature", a->temperature, "Sampling temperature (0: greedy)")
                      ->check(CLI::Range(0.0, 100.0));
   auto* o_topk =
@@ -145,11 +203,17 @@ Action setup(CLI::App& cmd) {
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen gpt models/gpt2 \"The cat sat on the\" --top 5",
                     "lumen gpt models/gpt2 \"Once upon a time\" --generate 20 --temperature 0.8 --top-k 40 --seed 1",
+                    "echo \"The cat sat on the\" | lumen gpt models/gpt2 --json",
                     "lumen gpt models/gpt2 --perplexity story.txt --json"});
   return [a]() {
     if (a->json) Progress::set_enabled(false);
-    if (a->perplexity_file.empty() && a->text.empty())
-      throw UsageError("give the text to run the model on (or --perplexity FILE)");
+    if (a->perplexity_file.empty() && a->text.empty()) {  // the text piped in, as every command reads stdin
+      const auto piped = stdin_text();
+      if (!piped) throw UsageError("give the text to run the model on, pipe it in, or give --perplexity FILE");
+      a->text = *piped;
+      if (a->text.empty())  // as the other commands say it
+        throw UsageError("no text given (on the command line or stdin), and no --perplexity FILE");
+    }
     if (!a->perplexity_file.empty() && !a->text.empty())
       throw UsageError("--perplexity reads its text from the file; give no text argument with it");
     model::LoadReport report;

@@ -10,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/eval/analogy_set.hpp"
 #include "lumen/eval/probe.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 
 #ifndef LUMEN_DATA_DIR
@@ -114,14 +115,14 @@ Action setup(CLI::App& cmd) {
       ->check(CLI::Range(2, 1000));
   cmd.add_option("-C", a->o.logistic.C, "Inverse L2 strength, as scikit-learn's C")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   cmd.add_option("--max-iter", a->o.logistic.max_iter, "L-BFGS iterations per fit")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
   cmd.add_option("--tol", a->o.logistic.tol,
                  "Stop a fit when no gradient entry of the mean loss exceeds this (scikit-learn's tol)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(greater_than(0));
   cmd.add_option("--seed", a->o.seed, "Seed of the folds and of the control task's shuffle")->capture_default_str();
   cmd.add_option("--analogies", a->analogies, "The analogy benchmark the built-in sets are made from")
       ->capture_default_str();

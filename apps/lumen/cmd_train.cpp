@@ -1,7 +1,6 @@
 // lumen train word2vec | lm: learning a table from text. Parsing, signals, the progress bar and printing only; the
 // session (counting, training, checkpoints, outputs) is the library's: lumen/train/session.hpp.
 #include <atomic>
-#include <csignal>
 #include <fmt/format.h>
 #include <optional>
 
@@ -14,27 +13,10 @@
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
+#include "stop_on_signal.hpp"
 
 namespace lumen::cli::cmd_train {
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
-
-// SIGINT/SIGTERM set g_stop while training runs; the previous handlers come back afterwards.
-struct StopOnSignal {
-  using Handler = void (*)(int);
-  Handler old_int, old_term;
-  StopOnSignal() {
-    g_stop = false;
-    old_int = std::signal(SIGINT, on_sigint);
-    old_term = std::signal(SIGTERM, on_sigint);
-  }
-  ~StopOnSignal() {
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
-  }
-};
 
 // What every trainer takes: the corpus, the outputs, checkpoints and resuming.
 struct SessionArgs {
@@ -99,9 +81,9 @@ class SessionBars {
 };
 
 // The session's control: the signal's stop flag, the bars, resuming and checkpoints.
-train::SessionControl session_control(const SessionArgs& a, SessionBars& bars) {
+train::SessionControl session_control(const SessionArgs& a, SessionBars& bars, const StopOnSignal& signals) {
   train::SessionControl c;
-  c.stop = &g_stop;
+  c.stop = signals.flag();
   c.resume = a.resume;
   c.checkpoint_every = a.checkpoint_every;
   c.on_progress = [&bars](const train::SessionProgress& p) { bars.update(p); };
@@ -159,7 +141,7 @@ int run_word2vec(W2VArgs& a) {
     return fmt::format("loss {:.4f} lr {:.5f} epoch {}/{}", loss, p.status.lr, std::min(p.status.epoch + 1, p.epochs),
                        p.epochs);
   });
-  const auto r = train::train_word2vec(a.s.corpus, a.o, a.s.out, session_control(a.s, bars));
+  const auto r = train::train_word2vec(a.s.corpus, a.o, a.s.out, session_control(a.s, bars, signals));
   bars.finish();
   if (r.status != train::SessionStatus::finished) return interrupted(r);
   if (a.s.json) {
@@ -223,7 +205,7 @@ int run_lm(LmArgs& a) {
     return fmt::format("loss {:.3f} lr {:.2e} epoch {}/{}", p.status.loss, p.status.lr,
                        std::min(p.status.epoch + 1, p.epochs), p.epochs);
   });
-  auto control = session_control(a.s, bars);
+  auto control = session_control(a.s, bars, signals);
   control.on_epoch = [&](const train::LmEpoch& e) {
     if (a.s.json) return;
     bars.finish();

@@ -3,7 +3,6 @@
 #include "cmd_train_gpt.hpp"
 
 #include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
@@ -21,29 +20,10 @@
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
+#include "stop_on_signal.hpp"
 
 namespace lumen::cli::cmd_train_gpt {
 namespace {
-
-std::atomic<bool> g_gpt_stop{false};
-extern "C" void on_gpt_signal(int) { g_gpt_stop.store(true); }
-
-// SIGINT/SIGTERM set the stop flag while training runs; the previous handlers come back afterwards.
-struct GptStopOnSignal {
-  using Handler = void (*)(int);
-  Handler old_int, old_term;
-  GptStopOnSignal() {
-    g_gpt_stop = false;
-    old_int = std::signal(SIGINT, on_gpt_signal);
-    old_term = std::signal(SIGTERM, on_gpt_signal);
-  }
-  ~GptStopOnSignal() {
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
-  }
-  GptStopOnSignal(const GptStopOnSignal&) = delete;
-  GptStopOnSignal& operator=(const GptStopOnSignal&) = delete;
-};
 
 struct GptArgs {
   std::vector<std::string> corpus;
@@ -100,7 +80,7 @@ int run(GptArgs& a) {
   const auto corpus = train::Corpus::open(a.corpus);
   const std::string gpt2_dir = text::default_gpt2_dir();
   check_apart(a, corpus, gpt2_dir, ckpt);  // nothing read may be written over, before anything is
-  GptStopOnSignal signals;
+  const StopOnSignal signals;
   a.o.tie = !a.untie;
   a.o.tokenizer = a.tokenizer;
   // Resuming: the checkpoint's options (its tokenizer, so that the stream is the one it was trained on); an option
@@ -136,7 +116,7 @@ int run(GptArgs& a) {
   }
   const model::GptTrainOptions& o = trainer->options();
   train::TrainControl control;
-  control.stop = &g_gpt_stop;
+  control.stop = signals.flag();
   control.checkpoint_every = a.checkpoint_every;
   control.on_checkpoint = [&] { trainer->save_checkpoint(ckpt); };
   bool done = false;

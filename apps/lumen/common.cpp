@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 #include "lumen/core/error.hpp"
 #include "lumen/io/load_table.hpp"
@@ -169,6 +170,16 @@ std::vector<std::string> stdin_lines() {
     if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(line);
   }
   return out;
+}
+
+std::optional<std::string> stdin_text() {
+  if (::isatty(STDIN_FILENO) != 0) return std::nullopt;
+  std::ostringstream all;
+  all << std::cin.rdbuf();
+  std::string s = all.str();
+  if (s.ends_with("\r\n")) s.resize(s.size() - 2);
+  else if (s.ends_with('\n')) s.pop_back();
+  return s;
 }
 
 std::vector<std::vector<std::string>> stdin_word_lines() {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,9 @@ void print_json(const nlohmann::json& j);
 
 // Reads non-empty lines from stdin (for commands given no query on the command line).
 std::vector<std::string> stdin_lines();
+// All of stdin as one text, one trailing newline dropped (a prompt piped in); nullopt when stdin is a terminal,
+// where a command should say what to give rather than wait.
+std::optional<std::string> stdin_text();
 // The same, each line split at whitespace (for commands whose query is several words: one query per line).
 std::vector<std::vector<std::string>> stdin_word_lines();
 

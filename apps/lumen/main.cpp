@@ -14,6 +14,7 @@
 #include "lumen/core/simd.hpp"
 #include "lumen/core/threads.hpp"
 #include "messages.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli {
@@ -41,6 +42,14 @@ void add_global_options(CLI::App& cmd, std::size_t& threads, bool& quiet) {
     if (sub->get_option_no_throw("--quiet") == nullptr) sub->add_flag("-q,--quiet", quiet, "No progress bars");
     add_global_options(*sub, threads, quiet);
   }
+}
+
+// CLI11 converts "-1" to an unsigned option's 2^64 - 1 and saturates bigger numbers: every count, size and seed
+// of every command is checked as a whole number that fits (option_checks.hpp), in one place.
+void check_unsigned_options(CLI::App& cmd) {
+  for (CLI::Option* o : cmd.get_options())
+    if (o->get_type_name().starts_with("UINT")) o->check(lumen::cli::whole_count());
+  for (CLI::App* sub : cmd.get_subcommands([](CLI::App*) { return true; })) check_unsigned_options(*sub);
 }
 
 // The command the arguments name: the first argument that is neither a global option nor --threads' value, if it
@@ -91,6 +100,7 @@ int run(int argc, char** argv) {
       if (c.name == chosen) actions[sub] = c.setup(*sub);
     }
     add_global_options(app, threads, quiet);
+    check_unsigned_options(app);
   } catch (const std::exception& e) {
     print_error(fmt::format("internal error while setting up commands: {}", e.what()));
     return kInternalError;

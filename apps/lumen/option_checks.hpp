@@ -3,8 +3,11 @@
 // the largest double and say so in full ("not in range 0.000000 to 17976931348623157...", 309 digits); these say
 // "-k: must be at least 1 (got 0)". CLI11 still converts the value to the option's type (exit 2 if it cannot).
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <fmt/format.h>
+#include <limits>
 #include <string>
+#include <string_view>
 
 namespace lumen::cli {
 
@@ -30,6 +33,27 @@ inline CLI::Validator greater_than(double lo) {
         return {};
       },
       fmt::format("> {}", lo));
+}
+
+// Every unsigned option (a count, a size, a seed) takes digits only, no more than 2^64 - 1: CLI11 2.1 reads "-1"
+// as 18446744073709551615 and a 23-digit number as that too. main.cpp adds it to each such option.
+inline CLI::Validator whole_count() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        const std::string_view s = input;
+        if (s.size() > 1 && s[0] == '-' && s.find_first_not_of("0123456789", 1) == std::string_view::npos)
+          return fmt::format("must be at least 0 (got {})", input);  // at_least(0)'s words
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
+          return fmt::format("expected a whole number, 0 or more, got '{}'", input);
+        unsigned __int128 v = 0;
+        for (const char c : s) {
+          v = v * 10 + static_cast<unsigned>(c - '0');
+          if (v > std::numeric_limits<std::uint64_t>::max())
+            return fmt::format("{} is past the largest value, {}", input, std::numeric_limits<std::uint64_t>::max());
+        }
+        return {};
+      },
+      "");  // no description: --help shows the option as before
 }
 
 }  // namespace lumen::cli

@@ -1,5 +1,6 @@
 #include "lumen/core/utf8.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace lumen {
@@ -98,6 +99,17 @@ std::string utf8_repair(std::string_view s, bool replace) {
     }
   }
   return out;
+}
+
+std::string utf8_excerpt(std::string_view s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  std::size_t cut = 0;
+  while (cut < max_bytes) {  // whole sequences only; an invalid byte counts as one
+    const std::size_t n = std::max<std::size_t>(utf8_sequence(s, cut), 1);
+    if (cut + n > max_bytes) break;
+    cut += n;
+  }
+  return std::string(s.substr(0, cut)) + "... (" + std::to_string(s.size()) + " bytes)";
 }
 
 }  // namespace lumen

@@ -7,6 +7,7 @@
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/utf8.hpp"
 #include "lumen/project/pca.hpp"
 #include "lumen/project/trajectory_plot.hpp"
 
@@ -39,7 +40,8 @@ std::size_t find_token(const text::Tokenizer& tok, const std::string& token, con
   }
   std::string pieces;
   for (auto id : ids) pieces += (pieces.empty() ? "" : " ") + tok.label(id);
-  throw InputError(fmt::format("no token '{}' in \"{}\" (its tokens: {})", token, context, pieces));
+  throw InputError(
+      fmt::format("no token '{}' in \"{}\" (its tokens: {})", token, utf8_excerpt(context), utf8_excerpt(pieces)));
 }
 
 }  // namespace
@@ -53,10 +55,10 @@ std::vector<DriftSite> drift_sites(const Transformer& model, const text::Tokeniz
     DriftSite site;
     const auto enc = tok.encode(context);
     site.ids.assign(enc.begin(), enc.end());
-    if (site.ids.empty()) throw InputError(fmt::format("\"{}\" encodes to no tokens", context));
+    if (site.ids.empty()) throw InputError(fmt::format("\"{}\" encodes to no tokens", utf8_excerpt(context)));
     if (site.ids.size() > max_context)
-      throw InputError(
-          fmt::format("\"{}\" is {} tokens; the model's context is {}", context, site.ids.size(), max_context));
+      throw InputError(fmt::format("\"{}\" is {} tokens; the model's context is {}", utf8_excerpt(context),
+                                   site.ids.size(), max_context));
     site.position = find_token(tok, token, site.ids, context);
     sites.push_back(std::move(site));
   }

@@ -54,6 +54,7 @@ std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::in
   fo.threads = opt.threads;
   std::vector<double> p(V);
   for (std::size_t step = 0; step < opt.tokens; ++step) {
+    if (opt.stop != nullptr && opt.stop->load()) break;
     const std::size_t start = ids.size() > context ? ids.size() - context : 0;
     const std::vector<std::int32_t> window(ids.begin() + static_cast<std::ptrdiff_t>(start), ids.end());
     const ForwardResult r = model.forward(window, fo);
@@ -79,6 +80,7 @@ std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::in
     }
     ids.push_back(next);
     added.push_back(next);
+    if (opt.on_token) opt.on_token(next);
     if (progress) progress(step + 1, opt.tokens);
   }
   return added;

@@ -1,7 +1,10 @@
 // `lumen gpt` and `lumen params CKPT_DIR` through the binary, on the tiny fixtures of tests/data/model.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -33,6 +36,16 @@ TEST(CliGpt, NextTokenJsonShape) {
     EXPECT_LE(n["prob"].get<double>(), last);
     last = n["prob"].get<double>();
   }
+}
+
+// The README: every command reads its queries from stdin when none are given. `echo "The cat" | lumen gpt DIR`
+// exited 2; the text piped in is the prompt, its one trailing newline dropped.
+TEST(CliGpt, ReadsThePromptFromStdin) {
+  const auto piped = run_cli("gpt " + fixture("gpt2") + " --top 3 --json", {.input = "the river bank\n"});
+  ASSERT_EQ(piped.code, 0) << piped.err;
+  const auto given = run_cli("gpt " + fixture("gpt2") + " 'the river bank' --top 3 --json");
+  ASSERT_EQ(given.code, 0) << given.err;
+  EXPECT_EQ(piped.out, given.out);
 }
 
 TEST(CliGpt, TableShowsTheHead) {
@@ -82,8 +95,10 @@ TEST(CliGpt, BadInputs) {
   r = run_cli("gpt /nonexistent/ckpt 'x'");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("/nonexistent/ckpt"), std::string::npos) << r.err;
-  // Usage: no text; --temperature without --generate.
-  EXPECT_EQ(run_cli("gpt " + fixture("gpt2")).code, 2);
+  // Usage: no text (stdin empty too); --temperature without --generate.
+  r = run_cli("gpt " + fixture("gpt2"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no text given (on the command line or stdin)"), std::string::npos) << r.err;
   EXPECT_EQ(run_cli("gpt " + fixture("gpt2") + " x --temperature 0.5").code, 2);
   EXPECT_EQ(run_cli("gpt " + fixture("gpt2") + " x --generate 0").code, 2);
   // --help has an example.
@@ -129,6 +144,66 @@ TEST(CliDrift, JsonAndPicture) {
   EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token money 'the bank' 'a bank'").code, 1);
   EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank'").code, 2);
   EXPECT_EQ(run_cli("drift " + fixture("gpt2") + " --token bank 'the bank' 'a bank' -o x.gif").code, 2);
+}
+
+// `--generate` streams: tokens reach a pipe while the model still runs, and Ctrl-C prints what was made and
+// exits 130 (it printed nothing until the end, and lost everything on SIGINT). A count past the bound is usage.
+TEST(CliGpt, GenerateStreamsAndCtrlCKeepsWhatWasMade) {
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  const std::string dir = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/llama-sharded";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
+    execl(LUMEN_BINARY_DIR "/lumen", "lumen", "gpt", dir.c_str(), "the bank", "--generate", "1000000", "--threads", "1",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  std::string got;
+  char buf[4096];
+  // The header line, the prompt, then tokens: wait for 200 bytes past the prompt while the run goes on.
+  while (got.find("the bank") == std::string::npos || got.size() < got.find("the bank") + 200) {
+    const ssize_t n = read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<std::size_t>(n));
+  }
+  kill(pid, SIGINT);
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+  close(out[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << got;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << got;
+  ASSERT_NE(got.find("the bank"), std::string::npos) << got;
+  EXPECT_GT(got.size(), got.find("the bank") + 200);
+  EXPECT_EQ(got.back(), '\n');
+  const auto r = run_cli("gpt " + fixture("gpt2") + " x --generate 99999999999");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("1000000"), std::string::npos) << r.err;
+}
+
+// Streamed text is the text the JSON reports, token for token. The model's invalid UTF-8 shows as \\xNN escapes
+// on a terminal and as U+FFFD in JSON: both are dropped before comparing.
+std::string without_bad_bytes(std::string s) {
+  for (std::size_t at; (at = s.find("\\x")) != std::string::npos;) s.erase(at, 4);
+  for (std::size_t at; (at = s.find("\xef\xbf\xbd")) != std::string::npos;) s.erase(at, 3);
+  return s;
+}
+
+TEST(CliGpt, StreamedTextIsTheDecodedTokens) {
+  const std::string cmd = "gpt " + fixture("llama-sharded") + " 'the bank' --generate 12 --top-k 40 --seed 3";
+  const auto text = run_cli(cmd + " -q"), json = run_cli(cmd + " --json");
+  ASSERT_EQ(text.code, 0) << text.err;
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  const std::string want = without_bad_bytes("the bank" + j["text"].get<std::string>() + "\n");
+  const std::string got = without_bad_bytes(text.out);
+  ASSERT_GE(got.size(), want.size()) << text.out;
+  EXPECT_EQ(got.substr(got.size() - want.size()), want) << text.out;
 }
 
 }  // namespace test_gpt

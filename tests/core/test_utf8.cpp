@@ -58,5 +58,15 @@ TEST(Utf8, RepairsEachMaximalInvalidSubpartAsOneReplacement) {
   EXPECT_EQ(utf8_sequence("\xe2\x82\xac", 0), 3u);  // the euro sign
 }
 
+TEST(Utf8, ExcerptsCutAtASequenceBoundaryAndSayTheLength) {
+  EXPECT_EQ(utf8_excerpt("short", 120), "short");
+  const std::string euros = "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac";  // 9 bytes
+  EXPECT_EQ(utf8_excerpt(euros, 9), euros);
+  EXPECT_EQ(utf8_excerpt(euros, 8), "\xe2\x82\xac\xe2\x82\xac... (9 bytes)");  // never half a sign
+  EXPECT_EQ(utf8_excerpt(euros, 2), "... (9 bytes)");
+  EXPECT_EQ(utf8_excerpt("\xff\xfe\xfd", 2), "\xff\xfe... (3 bytes)");  // invalid bytes count one each
+  EXPECT_EQ(utf8_excerpt(std::string(100000, 'a')).size(), 120u + std::string("... (100000 bytes)").size());
+}
+
 }  // namespace test_utf8
 }  // namespace lumen

@@ -70,6 +70,19 @@ TEST(ModelDrift, ErrorsAndPicture) {
   EXPECT_THROW(model::drift(m, *tok, "money", kContexts), InputError);
   EXPECT_THROW(model::drift(m, *tok, "bank", {"the bank"}), UsageError);
   EXPECT_THROW(model::drift(m, *tok, "bank", {"the bank", "a bank", "one bank"}), UsageError);
+  // A 100 kB context is quoted as an excerpt, not whole (102 kB of stderr).
+  std::string huge;
+  while (huge.size() < 100000) huge += "the river ";
+  for (const auto& contexts :
+       {std::vector<std::string>{huge, "the bank"}, std::vector<std::string>{"the bank", huge}}) {
+    try {
+      model::drift(m, *tok, "bank", contexts);
+      ADD_FAILURE() << "no error for a context without the token";
+    } catch (const InputError& e) {
+      EXPECT_LT(std::string(e.what()).size(), 600u);
+      EXPECT_NE(std::string(e.what()).find("... (100000 bytes)"), std::string::npos) << e.what();
+    }
+  }
   const model::Drift d = model::drift(m, *tok, "bank", kContexts);
   const std::string png = model::render_drift(d, *tok, project::PlotFormat::png);
   EXPECT_EQ(png.substr(1, 3), "PNG");

@@ -48,6 +48,24 @@ TEST(ModelGenerate, SameSeedSameTokensGreedyIsArgmax) {
   EXPECT_THROW(model::generate(m, {}, o), InputError);
 }
 
+// A stop (Ctrl-C) ends generation before the next token and keeps what was made: the same tokens as a run
+// asked for that many.
+TEST(ModelGenerate, AStopKeepsTheTokensMadeSoFar) {
+  const auto m = model::load_checkpoint(fixture_dir("llama-tied-f16"));
+  model::SampleOptions o;
+  o.tokens = 1000000;
+  o.seed = 3;
+  std::atomic<bool> stop{false};
+  o.stop = &stop;
+  const auto made = model::generate(m, {1, 2, 3}, o, [&](std::size_t done, std::size_t) {
+    if (done == 5) stop = true;
+  });
+  ASSERT_EQ(made.size(), 5u);
+  o.tokens = 5;
+  o.stop = nullptr;
+  EXPECT_EQ(model::generate(m, {1, 2, 3}, o), made);
+}
+
 TEST(ModelGenerate, PerplexityWindows) {
   const auto m = model::load_checkpoint(fixture_dir("gpt2"));
   std::vector<std::int32_t> ids;

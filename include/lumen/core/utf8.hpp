@@ -27,5 +27,8 @@ std::size_t utf8_invalid_at(std::string_view s);
 inline bool valid_utf8(std::string_view s) { return utf8_invalid_at(s) == std::string_view::npos; }
 // s with invalid sequences replaced by U+FFFD (replace = true) or removed (replace = false).
 std::string utf8_repair(std::string_view s, bool replace);
+// What an error message quotes of a user's text: s itself when at most max_bytes, else its first max_bytes cut
+// at a sequence boundary and "... (N bytes)", so a 100 kB context is not echoed whole.
+std::string utf8_excerpt(std::string_view s, std::size_t max_bytes = 120);
 
 }  // namespace lumen

@@ -1,5 +1,6 @@
 #pragma once
 // Running a model on text: the next-token distribution, sampling a continuation, and perplexity over a file.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -23,11 +24,14 @@ struct SampleOptions {
   std::size_t top_k = 0;     // 0: all V
   std::uint64_t seed = 0;    // same seed, same tokens (lumen::Rng)
   std::size_t threads = 0;
+  const std::atomic<bool>* stop = nullptr;     // set (Ctrl-C): stop before the next token, keeping those made
+  std::function<void(std::int32_t)> on_token;  // each token as it is made (to stream it)
 };
 
-// Appends opt.tokens sampled tokens to `ids` (the prompt) and returns the new ones. When the sequence reaches the
-// context, the model sees the last `context` tokens (a sliding window). Throws InputError for an empty prompt.
-// progress(done, total) after each token. No KV cache: each step runs the window again (O(T^2) per token).
+// Appends opt.tokens sampled tokens to `ids` (the prompt) and returns the new ones (fewer when stopped). When the
+// sequence reaches the context, the model sees the last `context` tokens (a sliding window). Throws InputError for an
+// empty prompt. progress(done, total) after each token. No KV cache: each step runs the window again (O(T^2) per
+// token).
 std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::int32_t> ids, const SampleOptions& opt,
                                    const std::function<void(std::size_t, std::size_t)>& progress = {});
 
