@@ -161,6 +161,25 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
         fmt::format("{}: {} of its {} words are in the table ({}), with {} class(es): a probe needs at least "
                     "{} words (one per fold) and two classes",
                     labels.name, found.size(), labels.words.size(), table.source, r.classes.size(), options.folds));
+  // A class with fewer words than folds is missing from some test folds: its accuracy there means nothing
+  // (500 two-word classes gave 0.0000). Named, the first few, so the label file can be fixed.
+  std::vector<std::size_t> per_class(r.classes.size(), 0);
+  for (const auto& f : found)
+    ++per_class[static_cast<std::size_t>(std::find(r.classes.begin(), r.classes.end(), f.second->label) -
+                                         r.classes.begin())];
+  std::vector<std::string> thin;
+  for (std::size_t c = 0; c < r.classes.size(); ++c)
+    if (per_class[c] < options.folds) thin.push_back(fmt::format("'{}' ({})", r.classes[c], per_class[c]));
+  if (!thin.empty()) {
+    const std::size_t shown = std::min<std::size_t>(thin.size(), 5);
+    std::string names;
+    for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : ", ") + thin[i];
+    if (thin.size() > shown) names += fmt::format(", and {} more", thin.size() - shown);
+    throw InputError(fmt::format(
+        "{}: {} of its {} classes have fewer words in the table than the {} folds, so some folds could not test "
+        "them: {}; give each class at least {} words, drop those classes, or use fewer folds",
+        labels.name, thin.size(), r.classes.size(), options.folds, names, options.folds));
+  }
   const std::size_t n = found.size(), d = table.d(), K = r.classes.size();
   const Rows X = gathered_rows(n * d);
   for (std::size_t i = 0; i < n; ++i) {

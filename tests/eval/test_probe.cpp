@@ -165,6 +165,30 @@ TEST(EvalProbe, TooFewWordsOrClassesInTheTableAreClearErrors) {
   EXPECT_THROW(lumen::eval::fit_logistic(x, y, 2, 1, 2, bad), lumen::UsageError);
 }
 
+// A class with fewer words than folds is refused, named (500 two-word classes gave an accuracy of 0.0000).
+TEST(EvalProbe, ClassesWithFewerWordsThanFoldsAreNamed) {
+  const auto table = lumen::io::open_table(kHere + "table.vec");
+  lumen::eval::ProbeOptions o;  // 5 folds
+  std::string tsv;
+  for (int i = 1; i <= 5; ++i) tsv += fmt::format("w{:03}\tnoun\n", i);
+  for (int i = 6; i <= 10; ++i) tsv += fmt::format("w{:03}\tverb\n", i);
+  EXPECT_NO_THROW(lumen::eval::run_probe(table, lumen::eval::parse_label_set(tsv, "ok.tsv"), o));
+  const auto thin = lumen::eval::parse_label_set(tsv + "w011\tadj\nw012\tadj\nw013\tadv\n", "thin.tsv");
+  try {
+    lumen::eval::run_probe(table, thin, o);
+    FAIL() << "no error";
+  } catch (const lumen::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("thin.tsv: 2 of its 4 classes have fewer words in the table than the 5 "
+                                         "folds"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("'adj' (2), 'adv' (1)"), std::string::npos) << e.what();
+  }
+  o.folds = 2;  // two words are enough for two folds
+  EXPECT_NO_THROW(
+      lumen::eval::run_probe(table, lumen::eval::parse_label_set(tsv + "w011\tadj\nw012\tadj\n", "two.tsv"), o));
+}
+
 // Float rows are widened to double block by block: the fit is the one on the same rows given as doubles, bit for
 // bit, over more rows than one block holds.
 TEST(Logistic, FloatRowsFitExactlyAsTheirDoubles) {
