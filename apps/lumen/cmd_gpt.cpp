@@ -104,24 +104,23 @@ int run_generate(const model::Transformer& m, const text::Tokenizer& tok, const 
   o.top_k = a.top_k;
   o.seed = a.seed;
   o.stop = signals.flag();
-  std::vector<Id> gen;
-  std::string printed;  // what of decode(gen) is on stdout
-  const auto stream = [&](bool last) {
-    const std::string text = tok.decode(gen);
-    if (!text.starts_with(printed)) return;  // a decoder that rewrote the past: the rest comes at the end
-    const std::size_t upto = last ? text.size() : whole_sequences(text);
-    if (upto <= printed.size()) return;
-    fmt::print("{}", shown(text.substr(printed.size(), upto - printed.size())));
+  // decode() concatenates the tokens' bytes: each token's piece is printed as it comes, except for the bytes that
+  // only begin a character (held in `pending` until the next token completes it).
+  std::string pending;
+  const auto print_whole = [&](bool last) {
+    const std::size_t upto = last ? pending.size() : whole_sequences(pending);
+    if (upto == 0) return;
+    fmt::print("{}", shown(pending.substr(0, upto)));
     std::fflush(stdout);
-    printed = text.substr(0, upto);
+    pending.erase(0, upto);
   };
   if (!a.json) {
     Progress::set_enabled(false);  // the tokens are the progress
     fmt::print("{}", printable(a.text));
     std::fflush(stdout);
     o.on_token = [&](std::int32_t id) {
-      gen.push_back(id);
-      stream(false);
+      pending += tok.piece(id);
+      print_whole(false);
     };
   }
   Progress bar("generate", a.generate, "tokens");
@@ -129,20 +128,15 @@ int run_generate(const model::Transformer& m, const text::Tokenizer& tok, const 
   bar.finish();
   const bool stopped = signals.requested() && added.size() < a.generate;
   if (a.json) {
-    gen.assign(added.begin(), added.end());
+    const std::vector<Id> gen(added.begin(), added.end());
     nlohmann::json tokens = nlohmann::json::array();
     for (Id id : gen) tokens.push_back(tok.label(id));
     nlohmann::json j = {{"ids", ids}, {"generated", added}, {"tokens", tokens}, {"text", tok.decode(gen)}};
     if (stopped) j["interrupted"] = true;
     print_json(j);
   } else {
-    const std::string text = tok.decode(gen);
-    if (text.starts_with(printed)) {
-      stream(true);
-      fmt::print("\n");
-    } else {
-      fmt::print("\n{}{}\n", printable(a.text), shown(text));  // the whole text again, as decoded at the end
-    }
+    print_whole(true);
+    fmt::print("\n");
   }
   if (!stopped) return kOk;
   print_error(fmt::format("interrupted after {} of {} tokens", added.size(), a.generate));

@@ -3,11 +3,13 @@
 // the largest double and say so in full ("not in range 0.000000 to 17976931348623157...", 309 digits); these say
 // "-k: must be at least 1 (got 0)". CLI11 still converts the value to the option's type (exit 2 if it cannot).
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdint>
 #include <fmt/format.h>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace lumen::cli {
 
@@ -45,12 +47,9 @@ inline CLI::Validator whole_count() {
           return fmt::format("must be at least 0 (got {})", input);  // at_least(0)'s words
         if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos)
           return fmt::format("expected a whole number, 0 or more, got '{}'", input);
-        unsigned __int128 v = 0;
-        for (const char c : s) {
-          v = v * 10 + static_cast<unsigned>(c - '0');
-          if (v > std::numeric_limits<std::uint64_t>::max())
-            return fmt::format("{} is past the largest value, {}", input, std::numeric_limits<std::uint64_t>::max());
-        }
+        std::uint64_t v = 0;
+        if (std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc::result_out_of_range)
+          return fmt::format("{} is past the largest value, {}", input, std::numeric_limits<std::uint64_t>::max());
         return {};
       },
       "");  // no description: --help shows the option as before
