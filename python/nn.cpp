@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/model/config.hpp"
 #include "lumen/nn/embedding.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
@@ -134,13 +135,14 @@ void register_params(py::module_& m) {
   m.def(
       "params",
       [](const std::string& name, bool sweep) {
-        const nn::ModelShape s = nn::preset(name);
+        const nn::ModelShape s = model::shape_named(name);
         const nn::ParamCount c = nn::count_params(s);
         return to_python(sweep ? nn::sweep_json(s) : nn::params_json(s, c));
       },
       py::arg("name") = "gpt2", py::kw_only(), py::arg("sweep") = false, R"doc(
 Where a model's parameters are: the dict `lumen params NAME --json` prints (token_embedding, per_block, total,
-embedding_share, memory_bytes, shape, ...). Names: gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-3-8b, llama-3.2-1b.
+embedding_share, memory_bytes, shape, ...). Names: gpt2, gpt2-medium, gpt2-large, gpt2-xl, llama-3-8b, llama-3.2-1b,
+or a checkpoint directory (its config.json).
 sweep=True: the embedding's share as d and N grow.
 
 Example:

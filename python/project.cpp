@@ -47,14 +47,15 @@ py::dict project(const TablePtr& table, const std::string& method, const py::obj
   py::list labels;
   for (Id r : map.rows) labels.append(py::bytes(t.vocab.token(r)).attr("decode")("utf-8", "surrogateescape"));
   using namespace pybind11::literals;
-  return py::dict("method"_a = project::method_name(map.method), "xy"_a = xy,
-                  "rows"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data()),
-                  "words"_a = labels, "variance_ratio"_a = map.variance_ratio, "seeds"_a = map.seeds, "kl"_a = map.kl,
-                  "perplexity"_a = map.perplexity, "iterations"_a = map.iterations, "neighbors"_a = map.neighbors,
-                  "min_dist"_a = map.min_dist, "k"_a = map.k, "sampled"_a = map.sampled,
-                  "preservation"_a = map.preservation,
-                  "agreement"_a = map.agreement < 0 ? py::object(py::none()) : py::object(py::float_(map.agreement)),
-                  "seconds"_a = map.seconds, "describe"_a = project::describe(map));
+  return py::dict(
+      "method"_a = project::method_name(map.method), "xy"_a = xy,
+      "rows"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data()), "words"_a = labels,
+      "left_out"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(map.left_out.size()), map.left_out.data()),
+      "variance_ratio"_a = map.variance_ratio, "seeds"_a = map.seeds, "kl"_a = map.kl, "perplexity"_a = map.perplexity,
+      "iterations"_a = map.iterations, "neighbors"_a = map.neighbors, "min_dist"_a = map.min_dist, "k"_a = map.k,
+      "sampled"_a = map.sampled, "preservation"_a = map.preservation,
+      "agreement"_a = map.agreement < 0 ? py::object(py::none()) : py::object(py::float_(map.agreement)),
+      "seconds"_a = map.seconds, "describe"_a = project::describe(map));
 }
 
 }  // namespace
@@ -66,9 +67,9 @@ void register_project(py::module_& m) {
         py::arg("seeds") = 1, py::arg("k") = 10, py::arg("sample") = 5000, py::arg("threads") = py::none(), R"doc(
 A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids; a repeat is
 mapped once), else the first `top` rows (0: all), as the CLI and the explorer choose them. Returns a dict: xy
-(n, 2) float32, rows, words, and the honesty numbers: variance_ratio (PCA), kl (t-SNE), preservation (share of
-each point's k nearest neighbours the map keeps), agreement (several seeds), describe (the same in words). Ctrl-C
-stops it (KeyboardInterrupt).
+(n, 2) float32, rows, words, left_out (the ids of rows not mapped because they hold a NaN or an infinity), and
+the honesty numbers: variance_ratio (PCA), kl (t-SNE), preservation (share of each point's k nearest neighbours
+the map keeps), agreement (several seeds), describe (the same in words). Ctrl-C stops it (KeyboardInterrupt).
 
 Example:
     >>> m = lumen.project(lumen.load("toy"))

@@ -2,7 +2,7 @@
 // moved most). lumen compare LM --heads: an untied model's input table E against its output head W.
 #include <cmath>
 #include <fmt/format.h>
-
+#include <fmt/ranges.h>
 #include <memory>
 
 #include "command.hpp"
@@ -33,7 +33,12 @@ std::string words(const std::vector<eval::NamedNeighbour>& nb) {
 
 void print_text(const eval::Comparison& c, const Table& a, const Table& b) {
   fmt::print("A: {} ({} x {})\nB: {} ({} x {})\n", a.source, c.V_a, c.d_a, b.source, c.V_b, c.d_b);
-  fmt::print("shared words: {}{}\n", c.shared, c.n < c.shared ? fmt::format(" (compared: the first {})", c.n) : "");
+  fmt::print("shared words: {}{}\n", c.shared,
+             c.n < c.shared - c.non_finite ? fmt::format(" (compared: the first {})", c.n) : "");
+  if (c.non_finite > 0)
+    fmt::print("note: {} shared word{} left out, their row in A or B holding a NaN or an infinity: {}{}\n",
+               c.non_finite, c.non_finite == 1 ? "" : "s", fmt::join(c.non_finite_words, ", "),
+               c.non_finite > c.non_finite_words.size() ? ", …" : "");
   if (c.sampled)
     fmt::print(
         "neighbour overlap@{} over a random {} of the {} words (seed {}; --sample 0 for every word): "

@@ -2,12 +2,11 @@
 // a sampled continuation (--generate), or the perplexity of a file (--perplexity).
 #include <cstdio>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/core/utf8.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/generate.hpp"
@@ -45,11 +44,7 @@ std::vector<std::int32_t> encode(const text::Tokenizer& tok, const std::string& 
 }
 
 int run_perplexity(const model::Transformer& m, const text::Tokenizer& tok, const GptArgs& a) {
-  std::ifstream in(a.perplexity_file, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open {}", a.perplexity_file));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const auto ids = encode(tok, ss.str());
+  const auto ids = encode(tok, read_file(a.perplexity_file));
   if (ids.size() < 2)
     throw InputError(fmt::format("{}: {} token{}; perplexity needs at least 2", a.perplexity_file, ids.size(),
                                  ids.size() == 1 ? "" : "s"));

@@ -1,5 +1,4 @@
 // lumen params: how a transformer's parameters split between the embedding and the rest.
-#include <filesystem>
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -52,12 +51,7 @@ Action setup(CLI::App& cmd) {
                     "lumen params models/gpt2  (a checkpoint's config.json)"});
 
   return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {
-    std::error_code ec;
-    const bool from_checkpoint =
-        !a->preset.empty() && (std::filesystem::is_directory(a->preset, ec) || a->preset.ends_with(".json"));
-    nn::ModelShape s =
-        from_checkpoint ? model::read_config(a->preset).shape : nn::preset(a->preset.empty() ? "gpt2" : a->preset);
-    if (from_checkpoint) s.name = fmt::format("{} ({})", s.name, a->preset);
+    nn::ModelShape s = model::shape_named(a->preset);
     bool changed = false;
     auto given = [&](CLI::Option* o) {
       const bool g = o->count() > 0;

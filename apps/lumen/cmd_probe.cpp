@@ -136,7 +136,7 @@ Action setup(CLI::App& cmd) {
     const Table t = load_table(a->table);
     std::unique_ptr<Progress> bar;
     a->o.progress = [&](const std::string& stage, std::size_t done, std::size_t total) {
-      if (!bar) bar = std::make_unique<Progress>("probe and control", total, "tasks");
+      if (!bar) bar = std::make_unique<Progress>("probe and control", total, "fits");
       bar->update(done, stage);
     };
     const eval::ProbeResult r = eval::run_probe(t, labels, a->o);

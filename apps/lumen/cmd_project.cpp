@@ -16,6 +16,7 @@
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/map_json.hpp"
 #include "lumen/project/plot.hpp"
@@ -79,6 +80,7 @@ std::string trim(const std::string& s) {
 std::vector<std::string> read_words(const std::string& path) {
   std::vector<std::string> out;
   if (path == "-") return stdin_lines();
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("cannot open the words file '{}'", path));
   std::string line;
@@ -216,6 +218,14 @@ Action setup(CLI::App& cmd) {
     o.progress = [&bar](const std::string& s, std::size_t done, std::size_t total) { bar(s, done, total); };
     const project::Map m = project::make_map(t.E, o);
     bar.finish();
+    if (!m.left_out.empty() && !a->json) {
+      std::string named;
+      for (std::size_t i = 0; i < std::min<std::size_t>(5, m.left_out.size()); ++i)
+        named += (i ? ", " : "") + t.vocab.token(m.left_out[i]);
+      fmt::print(stderr, "note: {} not mapped, a NaN or an infinity in {}: {}{}\n",
+                 m.left_out.size() == 1 ? "1 word" : fmt::format("{} words", m.left_out.size()),
+                 m.left_out.size() == 1 ? "its row" : "their rows", named, m.left_out.size() > 5 ? ", …" : "");
+    }
 
     const std::vector<std::uint8_t> hl = project::highlight_mask(m.rows, choice.highlight);
     const std::vector<std::string> caption = project::describe(m);

@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "progress_bar.hpp"
 
@@ -58,6 +59,7 @@ void print_ids(const text::Tokenizer& tok, const std::string& input, const std::
 
 // Each line of a file, encoded one at a time (as a model's data loader would): totals and throughput.
 int tokenize_file(const text::Tokenizer& tok, const TokenizeArgs& a) {
+  require_regular_file(a.file);
   std::ifstream in(a.file, std::ios::binary);
   if (!in) throw IoError(fmt::format("cannot open {}", a.file));
   std::vector<std::string> lines;

@@ -1,4 +1,6 @@
 """lumen.nn.Embedding, lumen.params, lumen.Tokenizer, lumen.project, lumen.train.word2vec through Python."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -31,8 +33,15 @@ def test_params():
     p = lumen.params("gpt2")
     assert p["token_embedding"] == 50257 * 768 and p["shape"]["d_model"] == 768 and p["total"] > 124_000_000
     assert lumen.params("gpt2", sweep=True)["sweep"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="neither a preset"):
         lumen.params("gpt5")
+
+
+def test_params_of_a_checkpoint_as_the_cli_counts_it():
+    # A checkpoint directory, or any file in it, counts its config.json (as `lumen params DIR`), not "unknown preset".
+    ckpt = pathlib.Path(__file__).resolve().parents[2] / "tests/data/model/gpt2"
+    assert lumen.params(str(ckpt))["total"] == 36096
+    assert lumen.params(str(ckpt / "model.safetensors"))["shape"]["vocab"] == 300
 
 
 def test_tokenizer():
@@ -52,6 +61,18 @@ def test_project_pca():
     assert 0 <= m["preservation"][0] <= 1 and m["words"][0] == "man"
     with pytest.raises(ValueError):
         lumen.project(lumen.load("toy"), "mds")
+
+
+def test_project_leaves_non_finite_rows_out_and_says_which():
+    rng = np.random.default_rng(1)
+    E = rng.normal(size=(12, 4)).astype(np.float32)
+    E[2, 1], E[5, 3] = np.nan, np.inf
+    t = lumen.Table.from_array(E, [f"w{i}" for i in range(12)])
+    for method in ("pca", "tsne"):
+        m = lumen.project(t, method, perplexity=3)
+        assert list(m["left_out"]) == [2, 5] and len(m["words"]) == 10 and "w2" not in m["words"]
+        assert np.isfinite(m["xy"]).all()
+        assert any("left out" in line for line in m["describe"])
 
 
 def test_word2vec_trains_and_reports(tmp_path):

@@ -1,12 +1,14 @@
 #include "lumen/core/matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
 #include <new>
 #include <sys/mman.h>
+#include <vector>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/kernels.hpp"
@@ -117,6 +119,16 @@ void Matrix::row_f32(std::size_t r, float* out) const {
     case DType::f16: kernels::f16_to_f32(reinterpret_cast<const std::uint16_t*>(p), out, cols_); break;
     case DType::bf16: kernels::bf16_to_f32(reinterpret_cast<const std::uint16_t*>(p), out, cols_); break;
   }
+}
+
+bool Matrix::row_finite(std::size_t r) const {
+  if (dtype_ == DType::f32) {
+    const std::span<const float> x = row(r);
+    return std::all_of(x.begin(), x.end(), [](float v) { return std::isfinite(v); });
+  }
+  std::vector<float> x(cols_);
+  row_f32(r, x.data());
+  return std::all_of(x.begin(), x.end(), [](float v) { return std::isfinite(v); });
 }
 
 float Matrix::at(std::size_t r, std::size_t c) const {

@@ -1,8 +1,9 @@
 #include "lumen/eval/analogy_set.hpp"
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/core/text_fold.hpp"
-#include "read_text_file.hpp"
+#include "text_lines.hpp"
 
 namespace lumen::eval {
 
@@ -44,7 +45,7 @@ AnalogySet parse_analogy_set(std::string_view text, const std::string& path, boo
 }
 
 AnalogySet read_analogy_set(const std::string& path, bool strict) {
-  return parse_analogy_set(detail::read_text_file(path), path, strict);
+  return parse_analogy_set(read_file(path), path, strict);
 }
 
 }  // namespace lumen::eval

@@ -93,14 +93,28 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
   if (s.size() == 0)
     throw InputError(
         fmt::format("compare: {} and {} share no words (is one of them labelled by token ids?)", a.source, b.source));
+  // A NaN or an infinity in either row: the pair has no cosine and would poison the SVD, so it is left out, named.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (a.E.row_finite(s.a_rows[i]) && b.E.row_finite(s.b_rows[i])) {
+      s.a_rows[kept] = s.a_rows[i];
+      s.b_rows[kept++] = s.b_rows[i];
+    } else if (++c.non_finite <= kNamedLeftOut) {
+      c.non_finite_words.push_back(a.vocab.token(s.a_rows[i]));
+    }
+  }
+  s.a_rows.resize(kept);
+  s.b_rows.resize(kept);
   if (options.top > 0 && options.top < s.size()) {
     s.a_rows.resize(options.top);
     s.b_rows.resize(options.top);
   }
   c.n = s.size();
   if (c.n <= options.k)
-    throw InputError(fmt::format("compare: {} shared words, but k = {} neighbours per word needs at least {}", c.n,
-                                 options.k, options.k + 1));
+    throw InputError(
+        fmt::format("compare: {} shared words{}, but k = {} neighbours per word needs at least {}", c.n,
+                    c.non_finite ? fmt::format(" with finite rows ({} have a NaN or an infinity)", c.non_finite) : "",
+                    options.k, options.k + 1));
 
   const std::size_t m = options.sample ? (*options.sample == 0 ? c.n : std::min(*options.sample, c.n))
                                        : (c.n > kAutoSampleAbove ? kAutoSample : c.n);

@@ -26,6 +26,7 @@ nlohmann::json comparison_json(const Comparison& c, const std::string& source_a,
                         {"seed", c.seed}}},
                       {"cka", c.cka},
                       {"seconds", c.seconds}};
+  j["non_finite"] = {{"count", c.non_finite}, {"words", c.non_finite_words}};
   if (c.procrustes) {
     const auto& p = *c.procrustes;
     j["procrustes"] = {{"residual", p.residual}, {"relative_residual", p.relative_residual},

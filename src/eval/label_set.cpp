@@ -5,9 +5,10 @@
 #include <unordered_map>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/core/text_fold.hpp"
 #include "lumen/core/utf8.hpp"
-#include "read_text_file.hpp"
+#include "text_lines.hpp"
 
 namespace lumen::eval {
 
@@ -73,7 +74,7 @@ LabelSet parse_label_set(std::string_view text, const std::string& path) {
   return b.finish();
 }
 
-LabelSet read_label_set(const std::string& path) { return parse_label_set(detail::read_text_file(path), path); }
+LabelSet read_label_set(const std::string& path) { return parse_label_set(read_file(path), path); }
 
 const std::vector<BuiltinLabelSet>& builtin_label_sets() {
   static const std::vector<BuiltinLabelSet> sets = {

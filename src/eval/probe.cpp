@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <exception>
 #include <fmt/format.h>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <numeric>
 #include <thread>
@@ -77,9 +79,10 @@ std::vector<int> stratified_folds(const std::vector<int>& y, std::size_t folds, 
 
 namespace {
 
-// cross_validate on X (y.size(), d), sizes already checked.
+// cross_validate on X (y.size(), d), sizes already checked; fold_done (if set) after each fold's fit.
 CrossValidation cross_validate_rows(const float* X, const std::vector<int>& y, std::size_t d, std::size_t K,
-                                    const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options) {
+                                    const std::vector<int>& fold, std::size_t folds, const LogisticOptions& options,
+                                    const std::function<void()>& fold_done = {}) {
   const std::size_t n = y.size();
   CrossValidation cv;
   LogisticModel previous;
@@ -119,6 +122,7 @@ CrossValidation cross_validate_rows(const float* X, const std::vector<int>& y, s
     cv.majority.push_back(static_cast<double>(std::count(test_y.begin(), test_y.end(), major)) /
                           static_cast<double>(test_y.size()));
     previous = m;
+    if (fold_done) fold_done();
   }
   return cv;
 }
@@ -195,7 +199,18 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   Rng rng(options.seed ^ 0x636f6e74726f6cull);  // "control"
   for (std::size_t i = n; i > 1; --i) std::swap(r.control_labels[i - 1], r.control_labels[rng.below(i)]);
 
-  if (options.progress) options.progress("probe", 0, 2);
+  // Progress in fits, 2 x folds of them (a fit of thousands of classes can take many seconds): the probe's and
+  // the control's chains may run on two threads, so the count and the callback are behind one lock.
+  std::mutex progress_lock;
+  std::size_t fits_done = 0;
+  auto fit_done = [&](const char* stage) -> std::function<void()> {
+    if (!options.progress) return {};
+    return [&, stage] {
+      const std::lock_guard<std::mutex> lock(progress_lock);
+      options.progress(stage, ++fits_done, 2 * options.folds);
+    };
+  };
+  if (options.progress) options.progress("probe", 0, 2 * options.folds);
   const std::size_t threads = options.logistic.threads > 0 ? options.logistic.threads : default_threads();
   if (threads >= 2) {
     // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
@@ -205,13 +220,14 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
     std::exception_ptr failed;
     std::thread control([&] {
       try {
-        r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, one);
+        r.control =
+            cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, one, fit_done("control"));
       } catch (...) {
         failed = std::current_exception();
       }
     });
     try {
-      r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, one);
+      r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, one, fit_done("probe"));
     } catch (...) {
       control.join();
       throw;
@@ -219,11 +235,10 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
     control.join();
     if (failed) std::rethrow_exception(failed);
   } else {
-    r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, options.logistic);
-    if (options.progress) options.progress("control", 1, 2);
-    r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, options.logistic);
+    r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, options.logistic, fit_done("probe"));
+    r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, options.logistic,
+                                    fit_done("control"));
   }
-  if (options.progress) options.progress("control", 2, 2);
   r.accuracy = mean(r.probe.accuracy);
   r.accuracy_std = stddev(r.probe.accuracy);
   r.control_accuracy = mean(r.control.accuracy);

@@ -6,8 +6,9 @@
 #include <optional>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/core/text_fold.hpp"
-#include "read_text_file.hpp"
+#include "text_lines.hpp"
 
 namespace lumen::eval {
 
@@ -107,7 +108,7 @@ WordPairSet parse_word_pairs(std::string_view text, const std::string& path, boo
 }
 
 WordPairSet read_word_pairs(const std::string& path, bool strict) {
-  return parse_word_pairs(detail::read_text_file(path), path, strict);
+  return parse_word_pairs(read_file(path), path, strict);
 }
 
 }  // namespace lumen::eval

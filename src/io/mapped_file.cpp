@@ -9,35 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/regular_file.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen::io {
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, Symlinks symlinks) {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (a hang); the fstat below then
-  // refuses it like any other file that is not regular. On a regular file the flag changes nothing.
-  const int fd =
-      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (symlinks == Symlinks::refuse ? O_NOFOLLOW : 0));
-  if (fd < 0)
-    throw IoError(fmt::format("cannot open {}: {}", path,
-                              errno == ELOOP && symlinks == Symlinks::refuse ? "it is a symlink, which is not followed"
-                                                                             : std::strerror(errno)));
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    throw IoError(fmt::format("cannot stat {}: {}", path, std::strerror(err)));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw IoError(fmt::format("cannot read {}: is {}, not a regular file", path,
-                              S_ISDIR(st.st_mode)    ? "a directory"
-                              : S_ISFIFO(st.st_mode) ? "a FIFO"
-                              : S_ISSOCK(st.st_mode) ? "a socket"
-                              : S_ISCHR(st.st_mode)  ? "a character device"
-                              : S_ISBLK(st.st_mode)  ? "a block device"
-                                                     : "a special file"));
-  }
+  const int fd = lumen::detail::open_regular_file(
+      path, symlinks == Symlinks::refuse ? lumen::detail::FollowSymlinks::no : lumen::detail::FollowSymlinks::yes, st);
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;
   m->size_ = static_cast<std::size_t>(st.st_size);

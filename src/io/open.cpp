@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -109,8 +110,28 @@ UnicodeErrors parse_unicode_errors(std::string_view name) {
   throw UsageError(fmt::format("unknown --unicode-errors '{}'; expected strict, replace or ignore", name));
 }
 
+namespace {
+// The table's file, mapped; a directory is refused saying what it is and, for a checkpoint's, which file in it
+// holds the table.
+std::shared_ptr<const MappedFile> map_table_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    std::string hint = "; name a table file";
+    for (const char* inside : {"model.safetensors", "model.safetensors.index.json"})
+      if (fs::exists(fs::path(path) / inside, ec)) {
+        hint =
+            fmt::format("; it looks like a checkpoint: its input table E is in {}", (fs::path(path) / inside).string());
+        break;
+      }
+    throw IoError(fmt::format("cannot read {}: is a directory, not a table file{}", path, hint));
+  }
+  return MappedFile::open(path);
+}
+}  // namespace
+
 Format detect_format(const std::string& path) {
-  auto file = MappedFile::open(path);
+  auto file = map_table_file(path);
   return detail::detect(file->view(), file->size(), path);
 }
 
@@ -120,7 +141,7 @@ Table open_table(const std::string& path, const OpenOptions& options) {
 }
 
 Table open_table(const std::string& path, const OpenOptions& options, LoadReport& report) {
-  auto file = MappedFile::open(path);
+  auto file = map_table_file(path);
   if (options.cache_dir.empty()) return open_mapped(file, options, report);
   const Format f = options.format ? *options.format : detail::detect(file->view(), file->size(), file->path());
   if (f != Format::word2vec_text && f != Format::glove) return open_mapped(file, options, report);  // mapped anyway

@@ -10,16 +10,15 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "io/mapped_file.hpp"
 #include "io/safetensors_file.hpp"
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 
 namespace lumen::model {
 
@@ -28,14 +27,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open {}", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -236,7 +227,7 @@ Transformer assemble(Config config, TensorSet& ts, LoadReport* report,
 std::vector<std::string> shard_files(const std::string& dir, const std::string& index_path) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_text(index_path));
+    j = nlohmann::json::parse(read_file(index_path));
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(index_path, 0, e.byte > 0 ? e.byte - 1 : 0, fmt::format("invalid JSON: {}", e.what()));
   }
@@ -265,7 +256,8 @@ std::string checkpoint_dir(const std::string& path) {
     const fs::path parent = fs::path(path).parent_path();
     return parent.empty() ? std::string(".") : parent.string();
   }
-  throw IoError(fmt::format("cannot open {}: no such file or directory", path));
+  require_regular_file(path);  // throws, saying why it is unreadable: missing, a symlink loop, no permission
+  return fs::path(path).parent_path().empty() ? std::string(".") : fs::path(path).parent_path().string();
 }
 
 Transformer load_checkpoint(const std::string& path, LoadReport* report,

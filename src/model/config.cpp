@@ -1,14 +1,14 @@
 // config.json of a Hugging Face GPT-2 or Llama checkpoint -> nn::ModelShape (+ what the calculator does not count).
 #include "lumen/model/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 
 namespace lumen::model {
 
@@ -153,11 +153,29 @@ Config read_config(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string file = fs::is_directory(path, ec) ? (fs::path(path) / "config.json").string() : path;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open {}", file));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), file);
+  return parse_config(read_file(file), file);
+}
+
+nn::ModelShape shape_named(const std::string& name) {
+  namespace fs = std::filesystem;
+  const auto& presets = nn::preset_names();
+  if (name.empty() || std::find(presets.begin(), presets.end(), name) != presets.end())
+    return nn::preset(name.empty() ? "gpt2" : name);
+  std::error_code ec;
+  const auto st = fs::status(name, ec);
+  if (fs::exists(st) || name.find('/') != std::string::npos || name.ends_with(".json")) {
+    // A path: its config.json. A file other than a .json one (model.safetensors) stands for its directory.
+    std::string file = name;
+    if (fs::is_directory(st)) file = (fs::path(name) / "config.json").string();
+    else if (fs::exists(st) && !name.ends_with(".json")) file = (fs::path(name).parent_path() / "config.json").string();
+    nn::ModelShape s = read_config(file).shape;
+    s.name = fmt::format("{} ({})", s.name, name);
+    return s;
+  }
+  std::string known;
+  for (const auto& n : presets) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError(
+      fmt::format("'{}' is neither a preset (known: {}) nor a checkpoint: no such file or directory", name, known));
 }
 
 }  // namespace lumen::model

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "lumen/core/atomic_dir.hpp"
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 
 namespace lumen::model {
@@ -21,14 +21,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open {}", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Tensor {
   std::string name;
@@ -188,8 +180,8 @@ void write_gpt2_checkpoint(const std::string& dir, const nn::ModelShape& s, cons
   std::string enc_path, enc, bpe;
   if (!gpt2_tokenizer_dir.empty()) {
     enc_path = (fs::path(gpt2_tokenizer_dir) / "encoder.json").string();
-    enc = read_text(enc_path);
-    bpe = read_text((fs::path(gpt2_tokenizer_dir) / "vocab.bpe").string());
+    enc = read_file(enc_path);
+    bpe = read_file((fs::path(gpt2_tokenizer_dir) / "vocab.bpe").string());
   }
   AtomicDir out(dir, gpt2_directory_files());
   const auto at = [&](const char* name) { return out.file(name); };

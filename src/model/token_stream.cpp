@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 
 namespace lumen::model {
 
@@ -24,11 +23,7 @@ std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text:
   const auto eot = tokenizer.find("<|endoftext|>");
   std::vector<Id> ids;
   for (const train::CorpusFile& f : corpus.files()) {
-    std::ifstream in(f.path, std::ios::binary);
-    if (!in) throw IoError(fmt::format("cannot open {}", f.path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    const std::string text = read_file(f.path);
     if (!out.empty() && eot) out.push_back(static_cast<std::int32_t>(*eot));
     std::size_t pos = 0;
     while (pos < text.size()) {

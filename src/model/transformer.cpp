@@ -2,6 +2,7 @@
 // add), the final norm and the head. The model is one sequence (B = 1) at a time.
 #include "lumen/model/transformer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <numbers>
@@ -12,6 +13,10 @@
 namespace lumen::model {
 
 namespace {
+
+bool all_finite(const std::vector<float>& x) {
+  return std::all_of(x.begin(), x.end(), [](float v) { return std::isfinite(v); });
+}
 
 void expect_size(const std::vector<float>& v, std::size_t n, const std::string& what) {
   if (v.size() != n) throw InputError(fmt::format("{} has {} values; the config needs {}", what, v.size(), n));
@@ -129,7 +134,8 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
   encoder_forward(residual.data(), ids.data(), weights_.wte.data(),  // (T,C)
                   weights_.wpe.empty() ? nullptr : weights_.wpe.data(), 1, T, C);
   if (o.keep_layers) r.layers.push_back(residual);
-  for (const BlockWeights& b : weights_.blocks) {
+  for (std::size_t l = 0; l < weights_.blocks.size(); ++l) {
+    const BlockWeights& b = weights_.blocks[l];
     norm(ln.data(), residual.data(), b.norm1_w, b.norm1_b);                                       // (T,C)
     matmul_forward(qkv.data(), ln.data(), b.qkv_w.data(), bias(b.qkv_b), T, C, qkvC, o.threads);  // (T,qkvC)
     if (rope) rope_forward(qkv.data(), cos.data(), sin.data(), 1, T, NH, NKV, hs);
@@ -146,6 +152,8 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
     }
     matmul_forward(tmp.data(), fch_act.data(), b.proj_w.data(), bias(b.proj_b), T, F, C, o.threads);  // (T,C)
     residual_forward(residual.data(), residual.data(), tmp.data(), T * C);
+    // Finite weights can still overflow (weights x 1e30): stop at the block that did, not at NaN logits.
+    if (!all_finite(residual)) throw InputError(fmt::format("block {} produced non-finite values", l + 1));
     if (o.keep_layers) r.layers.push_back(residual);
   }
   if (o.no_logits) return r;
@@ -153,6 +161,7 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
   final_norm(ln.data(), residual.data() + first * C, rows);
   r.logits.resize(rows * V);  // (rows, V)
   head(r.logits.data(), ln.data(), rows, o.threads);
+  if (!all_finite(r.logits)) throw InputError("the output head produced non-finite values");
   return r;
 }
 

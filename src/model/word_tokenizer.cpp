@@ -3,13 +3,12 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/text/byte_level.hpp"
 #include "lumen/text/pretokenizer.hpp"
 
@@ -24,11 +23,7 @@ std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_wor
   std::unordered_map<std::string, std::uint64_t> counts;
   std::vector<std::string_view> pieces;
   for (const train::CorpusFile& f : corpus.files()) {
-    std::ifstream in(f.path, std::ios::binary);
-    if (!in) throw IoError(fmt::format("cannot open {}", f.path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string textc = ss.str();
+    const std::string textc = read_file(f.path);
     pieces.clear();
     pre.split(textc, pieces);
     for (std::string_view p : pieces)

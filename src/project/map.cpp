@@ -46,12 +46,23 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   } else {
     m.rows = o.rows;
   }
-  const std::size_t n = m.rows.size();
-  if (n < 3) throw InputError(fmt::format("a map needs at least 3 rows (got {})", n));
   if (o.seeds == 0) throw OptionError("seeds", "{option} must be at least 1");
-  for (std::size_t r = 0; r < n; ++r)
+  for (std::size_t r = 0; r < m.rows.size(); ++r)
     if (m.rows[r] < 0 || static_cast<std::size_t>(m.rows[r]) >= E.rows())
       throw IdError(m.rows[r], r, static_cast<std::int64_t>(E.rows()));
+  // A NaN or an infinity has no place on a map and would break the eigensolver and t-SNE's affinities.
+  const auto finite_end = std::stable_partition(m.rows.begin(), m.rows.end(),
+                                                [&E](Id id) { return E.row_finite(static_cast<std::size_t>(id)); });
+  m.left_out.assign(finite_end, m.rows.end());
+  m.rows.erase(finite_end, m.rows.end());
+  const std::size_t n = m.rows.size();
+  if (n < 3)
+    throw InputError(m.left_out.empty() ? fmt::format("a map needs at least 3 rows (got {})", n)
+                                        : fmt::format("a map needs at least 3 rows with finite values (got {}; {} "
+                                                      "hold a NaN or an infinity)",
+                                                      n, m.left_out.size()));
+  // PCA reads E in place: every row (rows empty) unless some were left out.
+  const std::vector<Id>& pca_rows = m.left_out.empty() ? o.rows : m.rows;
   m.k = std::min(o.k, n - 1);
   const std::vector<std::int32_t> sample = sample_points(n, o.sample, o.seed);
   // X (n, d) f32: the selected rows, for t-SNE and the honesty numbers (PCA alone reads E in place).
@@ -83,8 +94,8 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   if (o.method == Method::pca) {
     if (o.progress) o.progress("PCA", 0, 1);
     const std::size_t k = std::min<std::size_t>(2, E.cols());
-    const Pca pca = fit_pca(E, o.rows, k, o.threads);
-    const Matrix Y = pca_transform(pca, E, o.rows, o.threads);
+    const Pca pca = fit_pca(E, pca_rows, k, o.threads);
+    const Matrix Y = pca_transform(pca, E, pca_rows, o.threads);
     m.xy.assign(2 * n, 0.0f);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t c = 0; c < k; ++c) m.xy[2 * i + c] = Y.at(i, c);
@@ -191,6 +202,9 @@ std::vector<std::string> describe(const Map& m) {
     lines.emplace_back(fmt::format("cluster sizes and the distances between clusters on a {} map mean nothing",
                                    m.method == Method::umap ? "UMAP" : "t-SNE"));
   }
+  if (!m.left_out.empty())
+    lines.push_back(fmt::format("{} row{} left out of the map: {} a NaN or an infinity", m.left_out.size(),
+                                m.left_out.size() == 1 ? "" : "s", m.left_out.size() == 1 ? "it holds" : "they hold"));
   return lines;
 }
 

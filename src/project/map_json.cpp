@@ -9,6 +9,7 @@ nlohmann::json map_summary_json(const Map& m, const std::string& table, bool cos
   j["method"] = method_name(m.method);
   j["table"] = table;
   j["points"] = m.rows.size();
+  j["left_out"] = m.left_out;  // ids of rows not mapped (a NaN or an infinity in them)
   j["seconds"] = m.seconds;
   if (m.method == Method::pca) {
     j["variance_ratio"] = m.variance_ratio;

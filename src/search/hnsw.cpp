@@ -18,6 +18,7 @@
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/search/scan.hpp"
 #include "topk.hpp"
 
@@ -73,6 +74,7 @@ std::vector<float> stored_vector(const Searcher& s, Metric m, Id r) {
 // hnswlib trusts its files (a bad one makes it free uninitialised memory): walk the layout saveIndex() writes
 // first, so a truncated or foreign file is a ParseError with a byte offset, never a crash.
 void check_layout(const std::string& path) {
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("{}: cannot open", path));
   in.seekg(0, std::ios::end);

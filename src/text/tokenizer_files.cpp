@@ -3,12 +3,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 #include "lumen/text/byte_level.hpp"
 
 #ifndef LUMEN_NODE_MODULES
@@ -24,15 +24,6 @@ namespace {
 
 // Ids beyond this are refused before anything is allocated for them (real vocabularies stay below 10^6).
 constexpr std::int64_t kMaxId = std::int64_t{1} << 22;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(fmt::format("cannot open {}", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw IoError(fmt::format("cannot read {}", path));
-  return ss.str();
-}
 
 json parse_json(std::string_view text, const std::string& name) {
   try {
@@ -327,7 +318,7 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
       return load_gpt2_files((d / "encoder.json").string(), (d / "vocab.bpe").string());
     throw IoError(fmt::format("{}: no tokenizer.json, nor encoder.json + vocab.bpe, in this directory", path));
   }
-  if (!fs::exists(path, ec)) throw IoError(fmt::format("cannot open {}: no such file", path));
+  require_regular_file(path);  // else says what it is: missing, a symlink loop, a FIFO
   const fs::path p(path);
   if (p.filename() == "encoder.json" || p.extension() == ".bpe") {
     const fs::path d = p.parent_path();
@@ -348,7 +339,9 @@ std::string default_gpt2_dir() {
 std::optional<std::string> tokenizer_beside(const std::string& table_path) {
   std::error_code ec;
   const fs::path p = fs::path(table_path).parent_path() / "tokenizer.json";
-  if (fs::is_regular_file(p, ec)) return p.string();
+  // Anything by that name is the tokenizer: one that is not a regular file (a FIFO) is then refused when read,
+  // not passed over for a table without one.
+  if (fs::exists(fs::symlink_status(p, ec))) return p.string();
   return std::nullopt;
 }
 

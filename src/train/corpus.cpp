@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 
 namespace lumen::train {
 
@@ -16,6 +17,7 @@ Corpus Corpus::open(const std::vector<std::string>& paths) {
   if (paths.empty()) throw UsageError("no corpus given");
   Corpus c;
   auto add = [&](const fs::path& p) {
+    require_regular_file(p.string());  // a FIFO named as the corpus is refused, never waited on
     std::error_code ec;
     const auto size = fs::file_size(p, ec);
     if (ec) throw IoError(fmt::format("{}: cannot read: {}", p.string(), ec.message()));
@@ -25,7 +27,7 @@ Corpus Corpus::open(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
     std::error_code ec;
     const auto st = fs::status(path, ec);
-    if (ec || !fs::exists(st)) throw IoError(fmt::format("{}: no such file or directory", path));
+    if (ec || !fs::exists(st)) require_regular_file(path);  // throws, saying why (missing, a symlink loop)
     if (fs::is_directory(st)) {
       std::vector<fs::path> found;
       for (auto it = fs::recursive_directory_iterator(path, fs::directory_options::skip_permission_denied, ec);

@@ -9,6 +9,7 @@
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/read_file.hpp"
 
 namespace lumen::train {
 
@@ -86,6 +87,7 @@ void save_vocab_counts(const std::string& path, const Vocab& vocab) {
 }
 
 Vocab load_vocab_counts(const std::string& path) {
+  require_regular_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(fmt::format("{}: cannot open vocabulary file", path));
   Vocab v;

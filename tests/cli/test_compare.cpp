@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
@@ -153,6 +154,52 @@ TEST(CliCompare, HeadsOfASafetensorsCheckpointAreItsEmbeddingAndLmHead) {
   EXPECT_EQ(serve_tied.code, 1) << show(serve_tied);
   EXPECT_NE(serve_tied.err.find("no output head tensor"), std::string::npos) << show(serve_tied);
   EXPECT_EQ(lumen("serve " + q("untied.safetensors") + " --head x.vec --port 0").code, 2);
+  std::filesystem::remove_all(dir);
+}
+
+// Rows holding a NaN or an infinity are left out of the comparison and named (they made the Procrustes SVD
+// fail: exit 3), in text and JSON, as two tables and as one untied checkpoint's --heads.
+TEST(CliCompare, NonFiniteRowsAreLeftOutAndNamedNotExitThree) {
+  const auto dir = scratch() / "nonfinite";
+  std::filesystem::create_directories(dir);
+  std::ifstream in(std::string(LUMEN_SOURCE_DIR) + "/tests/data/eval/compare/b.vec");
+  std::ofstream out(dir / "b.vec");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("w15 ", 0) == 0) line = "w15 nan 0 0 0 0 0 0 0";
+    if (line.rfind("w41 ", 0) == 0) line = "w41 0 inf 0 0 0 0 0 0";
+    out << line << "\n";
+  }
+  out.close();
+  const std::string b = lumen_cli::detail::quote((dir / "b.vec").string());
+  const CliRun t = lumen("compare " + fixture("a.vec") + " " + b + " -k 5");
+  ASSERT_EQ(t.code, 0) << show(t);
+  EXPECT_NE(t.out.find("shared words: 45\n"), std::string::npos) << show(t);
+  EXPECT_NE(t.out.find("note: 2 shared words left out"), std::string::npos) << show(t);
+  EXPECT_NE(t.out.find("w15"), std::string::npos) << show(t);
+  EXPECT_NE(t.out.find("w41"), std::string::npos) << show(t);
+  EXPECT_NE(t.out.find("Procrustes: residual"), std::string::npos) << show(t);
+  const CliRun j = lumen("compare " + fixture("a.vec") + " " + b + " -k 5 --json");
+  ASSERT_EQ(j.code, 0) << show(j);
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["shared"], 45);
+  EXPECT_EQ(doc["n"], 43);
+  EXPECT_EQ(doc["non_finite"]["count"], 2);
+  EXPECT_EQ(doc["non_finite"]["words"].size(), 2u);
+  EXPECT_TRUE(doc["procrustes"].is_object());
+  // Too few finite rows for k: exit 1, saying why.
+  const CliRun few = lumen("compare " + fixture("a.vec") + " " + b + " -k 43");
+  EXPECT_EQ(few.code, 1) << show(few);
+  EXPECT_NE(few.err.find("NaN or an infinity"), std::string::npos) << show(few);
+
+  const std::size_t V = 40, d = 6;
+  auto E = values(V, d, 1);
+  E[3 * d + 2] = std::numeric_limits<float>::quiet_NaN();
+  write_safetensors(dir / "untied.safetensors",
+                    {{"model.embed_tokens.weight", V, d, E}, {"lm_head.weight", V, d, values(V, d, 2)}});
+  const CliRun heads =
+      lumen("compare " + lumen_cli::detail::quote((dir / "untied.safetensors").string()) + " --heads -k 4 --json");
+  ASSERT_EQ(heads.code, 0) << show(heads);
+  EXPECT_EQ(nlohmann::json::parse(heads.out)["non_finite"]["count"], 1);
   std::filesystem::remove_all(dir);
 }
 

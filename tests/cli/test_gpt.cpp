@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.hpp"
+#include "support/scaled_checkpoint.hpp"
+#include "support/temp_dir.hpp"
 
 namespace test_gpt {
 
@@ -204,6 +206,27 @@ TEST(CliGpt, StreamedTextIsTheDecodedTokens) {
   const std::string got = without_bad_bytes(text.out);
   ASSERT_GE(got.size(), want.size()) << text.out;
   EXPECT_EQ(got.substr(got.size() - want.size()), want) << text.out;
+}
+
+// Finite weights that overflow (x 1e30) stop at the block that produced NaN or Inf, exit 1, naming it: `gpt`
+// printed -nan with exit 0, --generate emitted <|endoftext|> forever, --perplexity printed -nan, drift exited 3.
+TEST(CliGpt, WeightsThatOverflowNameTheBlockAndExitOne) {
+  const lumen::test::TempDir dir("lumen-gpt-overflow");
+  lumen::test::copy_scaled_checkpoint(std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2", dir / "m", 1e30f);
+  const std::string m = lumen_cli::detail::quote(dir / "m");
+  std::ofstream(dir / "text.txt") << "the river bank was muddy\n";
+  for (const std::string& args : {"gpt " + m + " 'the river bank'", "gpt " + m + " 'the river bank' --json",
+                                  "gpt " + m + " 'the bank' --generate 5",
+                                  "gpt " + m + " --perplexity " + lumen_cli::detail::quote(dir / "text.txt"),
+                                  "drift " + m + " --token bank 'the river bank' 'the bank approved'"}) {
+    const auto r = run_cli(args, {.timeout_s = 60});
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.out << "\n" << r.err;
+    EXPECT_NE(r.err.find("produced non-finite values"), std::string::npos) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("block 1 "), std::string::npos) << args << "\n" << r.err;
+    EXPECT_EQ(r.out.find("nan"), std::string::npos) << args << "\n" << r.out;
+  }
+  // The same weights unscaled are fine: the check refuses overflow, not the model.
+  EXPECT_EQ(run_cli("gpt " + fixture("gpt2") + " 'the river bank'").code, 0);
 }
 
 }  // namespace test_gpt

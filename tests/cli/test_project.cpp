@@ -5,6 +5,7 @@
 #include "cli_run.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -117,6 +118,43 @@ TEST(CliProject, BadInputAndUsage) {
   const Outcome help = lumen("project --help");
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("Example"), std::string::npos);
+}
+
+// Rows holding a NaN or an infinity are left out of the map and named (PCA's eigensolver and t-SNE failed on them:
+// exit 3); a table with fewer than 3 finite rows is exit 1.
+TEST(CliProject, NonFiniteRowsAreLeftOutOfTheMapAndNamed) {
+  Dir d;
+  std::string table = "30 4\n";
+  for (int i = 0; i < 30; ++i) {
+    if (i == 4) table += "broken nan 0 0 0\n";
+    else if (i == 7) table += "huge 0 inf 0 -inf\n";
+    else
+      table += "w" + std::to_string(i) + " " + std::to_string(std::sin(i)) + " " + std::to_string(std::cos(3 * i)) +
+               " " + std::to_string(i % 5) + " " + std::to_string((i * 7) % 11) + "\n";
+  }
+  std::ofstream(d / "t.vec") << table;
+  const std::string t = lumen_cli::detail::quote(d / "t.vec");
+  for (const std::string method : {"pca", "tsne"}) {
+    const Outcome j = lumen("project " + t + " --method " + method + " --perplexity 5 --json");
+    ASSERT_EQ(j.code, 0) << method << "\n" << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc["points"].size(), 28u) << method;
+    EXPECT_EQ(doc["left_out"], nlohmann::json::array({4, 7})) << method;
+    for (const auto& p : doc["points"]) {
+      EXPECT_TRUE(std::isfinite(p["x"].get<double>()) && std::isfinite(p["y"].get<double>())) << method;
+      EXPECT_NE(p["token"], "broken");
+    }
+    const Outcome c = lumen("project " + t + " --method " + method + " --perplexity 5");
+    ASSERT_EQ(c.code, 0) << method << "\n" << c.err;
+    EXPECT_EQ(lines(c.out), 29u) << c.out;  // the header and 28 rows
+    EXPECT_NE(c.err.find("note: 2 words not mapped"), std::string::npos) << c.err;
+    EXPECT_NE(c.err.find("broken, huge"), std::string::npos) << c.err;
+    EXPECT_NE(c.err.find("2 rows left out of the map"), std::string::npos) << c.err;
+  }
+  std::ofstream(d / "few.vec") << "4 2\na 1 0\nb 0 1\nc nan 1\nd 1 inf\n";
+  const Outcome few = lumen("project " + lumen_cli::detail::quote(d / "few.vec"));
+  EXPECT_EQ(few.code, 1) << few.err;
+  EXPECT_NE(few.err.find("at least 3 rows with finite values"), std::string::npos) << few.err;
 }
 
 }  // namespace test_project

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
@@ -140,6 +142,32 @@ TEST(EvalProbe, ControlTaskAndBaselineAndSelectivity) {
   const auto again = lumen::eval::run_probe(table, labels, o);
   EXPECT_EQ(again.fold, r.fold);
   EXPECT_EQ(again.accuracy, r.accuracy);
+}
+
+// Long fits show progress fit by fit (3,000 classes ran over 60 s with nothing shown): 2 x folds steps, counted
+// up one at a time whether the probe and control chains run on one thread or on two.
+TEST(EvalProbe, ProgressCountsEveryFitOfBothChains) {
+  const auto table = lumen::io::open_table(kHere + "table.vec");
+  const auto labels = lumen::eval::read_label_set(kHere + "labels.tsv");
+  for (const std::size_t threads : {1u, 2u}) {
+    lumen::eval::ProbeOptions o;
+    o.folds = 4;
+    o.logistic.threads = threads;
+    std::vector<std::size_t> done;
+    std::size_t probe = 0, control = 0;
+    o.progress = [&](const std::string& stage, std::size_t d, std::size_t total) {
+      EXPECT_EQ(total, 8u);
+      done.push_back(d);
+      probe += stage == "probe" && d > 0;
+      control += stage == "control";
+    };
+    const auto r = lumen::eval::run_probe(table, labels, o);
+    ASSERT_EQ(done.size(), 9u) << threads;
+    for (std::size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i], i) << threads;
+    EXPECT_EQ(probe, 4u);
+    EXPECT_EQ(control, 4u);
+    EXPECT_EQ(r.probe.accuracy.size(), 4u);
+  }
 }
 
 TEST(EvalProbe, TooFewWordsOrClassesInTheTableAreClearErrors) {

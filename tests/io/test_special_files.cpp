@@ -69,7 +69,7 @@ TEST(SpecialFiles, DirectoryAndDeviceAreRefused) {
     open_table(dir.path());
     FAIL() << "a directory opened as a table";
   } catch (const IoError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("a directory, not a regular file"));
+    EXPECT_THAT(e.what(), HasSubstr("is a directory, not a table file; name a table file"));
   }
   try {
     open_table("/dev/null");

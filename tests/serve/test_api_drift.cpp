@@ -20,6 +20,8 @@
 #include "lumen/model/model_tokenizer.hpp"
 #include "lumen/project/toy.hpp"
 #include "lumen/serve/server.hpp"
+#include "support/scaled_checkpoint.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace lumen;
 using nlohmann::json;
@@ -29,12 +31,13 @@ namespace test_api_drift {
 const std::string kFixture = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2";
 const std::vector<std::string> kContexts = {"the river bank was muddy", "the bank approved the loan"};
 
-// The tiny GPT-2 fixture served as `lumen serve --model` serves it: its E as the table, and the model.
-std::unique_ptr<serve::Api> served_api() {
+// The tiny GPT-2 fixture (or another checkpoint) served as `lumen serve --model` serves it: its E as the table,
+// and the model.
+std::unique_ptr<serve::Api> served_api(const std::string& dir = kFixture) {
   serve::ServedModel m;
-  m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(kFixture));
-  m.tokenizer = model::tokenizer_for(*m.model, kFixture);
-  m.source = kFixture;
+  m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
+  m.tokenizer = model::tokenizer_for(*m.model, dir);
+  m.source = dir;
   auto api = std::make_unique<serve::Api>(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
   api->set_model(m);
   return api;
@@ -206,6 +209,16 @@ TEST(ApiDrift, OverHttpPostOnlyWithItsStatuses) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 413);
   server.stop();
+}
+
+// Weights that overflow (x 1e30) answer 422 naming the block, as the CLI exits 1; not 500, not NaN cosines.
+TEST(ApiDrift, WeightsThatOverflowAre422NamingTheBlock) {
+  const lumen::test::TempDir dir("lumen-api-overflow");
+  lumen::test::copy_scaled_checkpoint(kFixture, dir / "m", 1e30f);
+  auto api = served_api(dir / "m");
+  const serve::ApiReply r = finish(*api, "drift", {{"token", "bank"}, {"contexts", kContexts}});
+  EXPECT_EQ(r.status, 422) << r.body.dump();
+  EXPECT_NE(r.body.dump().find("block 1 produced non-finite values"), std::string::npos) << r.body.dump();
 }
 
 }  // namespace test_api_drift

@@ -54,6 +54,8 @@ class Matrix {
   // Row r converted to f32 into out (cols() floats), whatever the dtype.
   void row_f32(std::size_t r, float* out) const;
   float at(std::size_t r, std::size_t c) const;
+  // Whether every value of row r is finite (no NaN, no +-Inf): what maps and comparisons leave a row out by.
+  bool row_finite(std::size_t r) const;
   // Sets element (r, c) from an f32 value, rounding to the storage type. Owned only.
   void set(std::size_t r, std::size_t c, float v);
 

@@ -25,6 +25,7 @@ SharedVocab shared_vocab(const Vocab& a, const Vocab& b);
 // exact lists for every word of two 50,000-word tables are ~3 TFLOP, minutes on a laptop.
 inline constexpr std::size_t kAutoSampleAbove = 10000;
 inline constexpr std::size_t kAutoSample = 2000;
+inline constexpr std::size_t kNamedLeftOut = 5;
 
 struct CompareOptions {
   std::size_t k = 10;   // neighbours per word
@@ -55,7 +56,11 @@ struct MovedWord {
 struct Comparison {
   std::size_t V_a = 0, V_b = 0, d_a = 0, d_b = 0;
   std::size_t shared = 0;  // words in both vocabularies
-  std::size_t n = 0;       // words compared (shared, or the first `top` of them)
+  // Shared words left out because their row in A or B holds a NaN or an infinity (Procrustes' SVD and the
+  // cosines would be undefined), and the first kNamedLeftOut of them.
+  std::size_t non_finite = 0;
+  std::vector<std::string> non_finite_words;
+  std::size_t n = 0;  // words compared (the finite shared ones, or the first `top` of them)
   std::size_t k = 0;
   std::size_t queries = 0;      // words whose neighbour lists were compared: n, or a sample of n
   bool sampled = false;         // queries < n: the overlap figures are estimates

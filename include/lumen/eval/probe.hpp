@@ -19,7 +19,8 @@ struct ProbeOptions {
   std::size_t folds = 5;
   LogisticOptions logistic;  // C, iterations, tolerance, threads
   std::uint64_t seed = 1;    // the folds and the control task's shuffle
-  // (stage, done, total): stage "probe" or "control", counted in folds.
+  // (stage, done, total): stage "probe" or "control" (the chain whose fit just ended), counted in fits over
+  // both chains (total 2 x folds). The probe and control chains may run on two threads; calls never overlap.
   std::function<void(const std::string&, std::size_t, std::size_t)> progress;
 };
 

@@ -25,6 +25,11 @@ Config parse_config(std::string_view json_text, const std::string& path);
 // Reads DIR/config.json (or the file itself if `path` is a .json file). Throws IoError if it cannot be read.
 Config read_config(const std::string& path);
 
+// What `lumen params NAME` and Python's lumen.params(NAME) count: a preset (nn::preset_names(); "" is gpt2) or,
+// for a path that exists, its checkpoint's config.json (a directory, its config.json, or any file in it such as
+// model.safetensors), the shape named "TYPE (PATH)". Throws UsageError for a name that is neither, saying both.
+nn::ModelShape shape_named(const std::string& name);
+
 std::string_view family_name(Family f);
 
 }  // namespace lumen::model

@@ -41,6 +41,7 @@ struct MapOptions {
 struct Map {
   Method method = Method::pca;
   std::vector<Id> rows;                // (n) the table rows mapped, in order
+  std::vector<Id> left_out;            // rows asked for but not mapped: they hold a NaN or an infinity
   std::vector<float> xy;               // (n, 2) the map (t-SNE: the first seed's)
   std::vector<double> variance_ratio;  // PCA: each axis' share of the variance (2)
   std::vector<std::uint64_t> seeds;    // t-SNE, UMAP: the seeds used
@@ -59,7 +60,8 @@ struct Map {
   double seconds = 0;                // time spent computing
 };
 
-// E (V, d) any dtype. Throws IdError for a row outside [0, V), InputError with fewer than 3 rows.
+// E (V, d) any dtype. Rows holding a NaN or an infinity are left out (Map::left_out), not mapped. Throws IdError
+// for a row outside [0, V), InputError with fewer than 3 rows to map.
 Map make_map(const Matrix& E, const MapOptions& options);
 
 // The honesty numbers as a few short lines, for a caption or a terminal.

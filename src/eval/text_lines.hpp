@@ -1,6 +1,6 @@
 #pragma once
-// Reading the (small) benchmark files: the whole file, its lines numbered as the error messages give them, and
-// the lines that could not be read, recorded or thrown.
+// Reading the (small) benchmark files (read whole by lumen::read_file): their lines numbered as the error messages
+// give them, and the lines that could not be read, recorded or thrown.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,9 +10,6 @@
 #include "lumen/eval/malformed_line.hpp"
 
 namespace lumen::eval::detail {
-
-// IoError naming the path if it cannot be read.
-std::string read_text_file(const std::string& path);
 
 // The lines of a file's text, numbered from 1, a UTF-8 byte order mark dropped. Lines end at '\n' (Python's
 // binary mode, as gensim reads analogies: a '\r' stays, as whitespace) or, with `universal`, at '\n', '\r' and
