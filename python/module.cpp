@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <string>
+#include <string_view>
 
 #include "bindings.hpp"
 #include "lumen/core/error.hpp"
@@ -118,7 +120,8 @@ void register_errors(py::module_& m) {
   // pybind11 takes a translator as void (*)(std::exception_ptr): the parameter is by value by its signature.
   py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
     auto raise = [](const py::object& type, const Error& e) {
-      py::object exc = type(py::str(e.message()));
+      // An option the library names ({tensor}) spelled as this module's keyword (tensor=).
+      py::object exc = type(py::str(e.text_for([](std::string_view n) { return std::string(n) + "="; })));
       if (const auto* pe = dynamic_cast<const ParseError*>(&e)) {
         exc.attr("file") = pe->file();
         exc.attr("line") = pe->line();

@@ -110,12 +110,8 @@ int run(Args& a) {
     }
     bar->update(p.done, stage == "vocabulary" ? "" : fmt::format("loss {:.3f}", p.loss));
   };
-  std::optional<train::ClaimsResult> r;
-  try {
-    r = train::run_claims(t, a.table.path, a.o);
-  } catch (const train::ClaimsInputError& e) {
-    throw InputError(e.text_for(option_flag));
-  }
+  // Its errors name options ({corpus}): main spells them as this command's flags.
+  std::optional<train::ClaimsResult> r = train::run_claims(t, a.table.path, a.o);
   if (bar) bar->finish();
   bar.reset();
   std::optional<model::GptClaimsResult> g;
@@ -133,10 +129,8 @@ int run(Args& a) {
         }
         bar->update(p.done, training ? fmt::format("loss {:.3f}", p.loss) : "");
       });
-    } catch (const train::ClaimsInputError& e) {
-      throw InputError(e.text_for(option_flag));
     } catch (const OptionError& e) {
-      throw UsageError(e.text_for(gpt_flag(e.option())));
+      throw UsageError(e.text_for(gpt_flag));  // the GPT's options are --gpt-* here
     }
     if (bar) bar->finish();
   }

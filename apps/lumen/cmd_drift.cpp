@@ -9,6 +9,7 @@
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
 #include "lumen/model/drift_json.hpp"
@@ -27,11 +28,7 @@ struct DriftArgs {
   bool json = false;
 };
 
-std::string extension(const std::string& path) {
-  std::string e = std::filesystem::path(path).extension().string();
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return e;
-}
+std::string extension(const std::string& path) { return ascii_lower(std::filesystem::path(path).extension().string()); }
 
 std::string words(const std::vector<model::DriftNeighbour>& n, const text::Tokenizer& tok, std::size_t k) {
   std::string s;

@@ -17,6 +17,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/read_file.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/project/map.hpp"
 #include "lumen/project/map_json.hpp"
 #include "lumen/project/plot.hpp"
@@ -100,11 +101,7 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string extension(const std::string& path) {
-  std::string e = std::filesystem::path(path).extension().string();
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return e;
-}
+std::string extension(const std::string& path) { return ascii_lower(std::filesystem::path(path).extension().string()); }
 
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ProjectArgs>();

@@ -130,14 +130,11 @@ int run(int argc, char** argv) {
       if (sub->get_name() == "tour" && action) return action();
     fmt::print("{}", app.help());
     return kOk;
-  } catch (const lumen::OptionError& e) {
-    print_error(e.text_for(option_flag(e.option())));
-    return kUsageError;
   } catch (const lumen::UsageError& e) {
-    print_error(e.message());
+    print_error(e.text_for(option_flag));  // an option the library names ({tensor}) spelled as its flag
     return kUsageError;
   } catch (const lumen::InputError& e) {
-    print_error(e.message());
+    print_error(e.text_for(option_flag));
     return kInputError;
   } catch (const std::bad_alloc&) {
     print_error("out of memory");

@@ -74,3 +74,25 @@ def test_float_ids_are_refused_not_truncated():
     assert emb.forward([1, 2]).shape == (2, 4)
     assert emb.forward(np.array([3], dtype=np.uint8)).shape == (1, 4)
     assert emb.forward(np.zeros((0,), dtype=np.int64)).shape == (0, 4)
+
+
+def test_errors_that_suggest_an_option_name_its_keyword(tmp_path):
+    """The library names options as {name}; Python spells them as its keywords, never as the CLI's flags."""
+    import json
+    import struct
+
+    header = json.dumps({n: {"dtype": "F32", "shape": [2, 2], "data_offsets": [16 * i, 16 * i + 16]}
+                         for i, n in enumerate(["a", "b"])}).encode()
+    path = tmp_path / "two.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + np.arange(8, dtype="<f4").tobytes())
+    with pytest.raises(ValueError, match="choose one with tensor= from: a, b") as e:
+        lumen.load(path)
+    assert "--" not in str(e.value)
+    assert lumen.load(path, tensor="b").d == 2
+    vec = tmp_path / "bad.vec"
+    vec.write_bytes(b"2 2\n\xff\xfe 1 0\nb 0 1\n")
+    with pytest.raises(ValueError, match=r"use unicode_errors= replace or ignore") as e:
+        lumen.load(vec)
+    assert "--" not in str(e.value)
+    with pytest.raises(ValueError, match="unknown unicode_errors= 'sometimes'"):
+        lumen.load(vec, unicode_errors="sometimes")

@@ -22,24 +22,57 @@ std::string unknown_message(const std::string& token, const std::vector<std::str
 }  // namespace
 
 namespace {
-std::string spell_option(const std::string& text, std::string_view spelled) {
-  constexpr std::string_view kMark = "{option}";
-  std::string out;
-  std::size_t from = 0;
-  for (std::size_t at; (at = text.find(kMark, from)) != std::string::npos; from = at + kMark.size())
-    out.append(text, from, at - from).append(spelled);
-  return out.append(text, from);
+// text with each "{name}" of the listed options replaced by spell(name).
+std::string spell_options(const OptionText& t, const std::function<std::string(std::string_view)>& spell) {
+  std::string out = t.text;
+  for (const auto& name : t.options) {
+    const std::string mark = "{" + name + "}", spelled = spell(name);
+    for (std::size_t at = out.find(mark); at != std::string::npos; at = out.find(mark, at + spelled.size()))
+      out.replace(at, mark.size(), spelled);
+  }
+  return out;
 }
+
+std::string library_spelling(std::string_view name) { return std::string(name); }
+
+// "{option}" becomes the option's own name, so that Error's placeholders hold it.
+OptionText option_text(const std::string& option, const std::string& text) {
+  OptionText t{text, {option}};
+  constexpr std::string_view kMark = "{option}";
+  for (std::size_t at = t.text.find(kMark); at != std::string::npos; at = t.text.find(kMark, at + option.size() + 2))
+    t.text.replace(at, kMark.size(), "{" + option + "}");
+  return t;
+}
+
+const std::vector<std::string> kNoOptions;
 }  // namespace
 
-// The base is built first, from the arguments before they are moved into the members.
-OptionError::OptionError(std::string option, std::string text)
-    : UsageError(spell_option(text, option)), option_(std::move(option)), text_(std::move(text)) {}
+// The base is built first, from the arguments before they are copied into the members.
+Error::Error(const OptionText& text)
+    : std::runtime_error(spell_options(text, library_spelling)),
+      message_(std::make_shared<const std::string>(spell_options(text, library_spelling))),
+      text_(std::make_shared<const OptionText>(text)) {}
 
-std::string OptionError::text_for(std::string_view spelled) const { return spell_option(text_, spelled); }
+std::string Error::text_for(const std::function<std::string(std::string_view)>& spell) const {
+  return text_ ? spell_options(*text_, spell) : message();
+}
+
+std::string Error::text_for(std::string_view spelled) const {
+  return text_for([spelled](std::string_view) { return std::string(spelled); });
+}
+
+const std::vector<std::string>& Error::options() const { return text_ ? text_->options : kNoOptions; }
+
+OptionError::OptionError(const std::string& option, const std::string& text) : UsageError(option_text(option, text)) {}
 
 ParseError::ParseError(const std::string& file, std::uint64_t line, std::uint64_t offset, const std::string& what)
     : InputError(parse_message(file, line, offset, what)), file_(file), line_(line), offset_(offset) {}
+
+ParseError::ParseError(const std::string& file, std::uint64_t line, std::uint64_t offset, const OptionText& what)
+    : InputError(OptionText{parse_message(file, line, offset, what.text), what.options}),
+      file_(file),
+      line_(line),
+      offset_(offset) {}
 
 IdError::IdError(std::int64_t id, std::size_t position, std::int64_t vocab_size)
     : InputError(fmt::format("id {} at position {} is out of range [0, {})", id, position, vocab_size)),

@@ -109,4 +109,32 @@ std::string_view strip_whitespace(std::string_view s) {
   return s.substr(b, e - b);
 }
 
+void append_lower_case(std::string_view s, std::string& out) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+      out.push_back(static_cast<char>(b0 >= 'A' && b0 <= 'Z' ? b0 + 32 : b0));
+      ++i;
+      continue;
+    }
+    const std::size_t at = i;
+    if (const auto cp = next_utf8(s, i)) append_utf8(out, simple_lower(*cp));
+    else out.push_back(s[at]);
+  }
+}
+
+std::string lower_case(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  append_lower_case(s, out);
+  return out;
+}
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+  return out;
+}
+
 }  // namespace lumen

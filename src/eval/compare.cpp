@@ -142,7 +142,7 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
 
   if (options.progress) options.progress("products", 0, 1);
   const CrossGram g = cross_gram(A, B, options.threads);
-  if (c.d_a == c.d_b) c.procrustes = orthogonal_procrustes(g);
+  if (c.d_a == c.d_b) c.procrustes = orthogonal_procrustes(g, options.threads);
   else
     c.procrustes_skipped = fmt::format("Procrustes needs tables of equal d (A has d = {}, B has d = {})", c.d_a, c.d_b);
   c.cka = linear_cka(g);

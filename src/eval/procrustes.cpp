@@ -5,6 +5,7 @@
 #include <lapacke.h>
 #include <limits>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 
 namespace lumen::eval {
@@ -24,7 +25,8 @@ bool negative_determinant(std::vector<double> m, std::size_t d) {
 }
 }  // namespace
 
-Procrustes orthogonal_procrustes(const CrossGram& g) {
+Procrustes orthogonal_procrustes(const CrossGram& g, std::size_t threads) {
+  const ScopedBlasThreads blas(threads);
   if (g.da != g.db)
     throw UsageError(
         fmt::format("Procrustes needs tables of equal d (A has d = {}, B has d = {}); neighbour "

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
 #include "lumen/eval/correlation.hpp"
@@ -42,6 +43,7 @@ double cosine(const std::vector<float>& x, const std::vector<float>& y) {
 
 SimilarityResult evaluate_similarity(const Table& table, const WordPairSet& set, const SimilarityOptions& options) {
   const AllowedVocab ok(table.vocab, options.restrict, options.case_insensitive);
+  const ScopedBlasThreads blas(1);  // d-long dots and norms: one thread, as numpy's are at this length
   SimilarityResult r;
   r.rows = ok.rows();
   std::vector<float> x(table.d()), y(table.d());

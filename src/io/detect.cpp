@@ -98,8 +98,9 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
     if (fields.size() >= 2) return Format::glove;
   }
   throw ParseError(name, 1, 0,
-                   "unrecognised table format; expected word2vec text/binary, GloVe text, a fastText .bin, "
-                   "safetensors, .npy or a projector vectors.tsv (or name it with --format)");
+                   OptionText{"unrecognised table format; expected word2vec text/binary, GloVe text, a fastText .bin, "
+                              "safetensors, .npy or a projector vectors.tsv (or name it with {format})",
+                              {"format"}});
 }
 
 }  // namespace lumen::io::detail

@@ -10,6 +10,7 @@
 #include "io/readers.hpp"
 #include "io/table_cache.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/io/write.hpp"
 
@@ -34,8 +35,8 @@ constexpr Named kAliases[] = {
 };
 
 std::string normalise(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string out = ascii_lower(s);
+  std::replace(out.begin(), out.end(), '_', '-');
   return out;
 }
 
@@ -107,7 +108,7 @@ UnicodeErrors parse_unicode_errors(std::string_view name) {
   if (s == "strict") return UnicodeErrors::strict;
   if (s == "replace") return UnicodeErrors::replace;
   if (s == "ignore") return UnicodeErrors::ignore;
-  throw UsageError(fmt::format("unknown --unicode-errors '{}'; expected strict, replace or ignore", name));
+  throw OptionError("unicode_errors", fmt::format("unknown {{option}} '{}'; expected strict, replace or ignore", name));
 }
 
 namespace {

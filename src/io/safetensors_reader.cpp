@@ -49,20 +49,22 @@ Table read_safetensors(const ReadContext& cx) {
     for (auto want : kHeadConventional)
       if ((chosen = find(want)) != nullptr) break;
     if (chosen == nullptr)
-      throw InputError(fmt::format(
-          "{}: no output head tensor ({}); a tied checkpoint keeps a single table (its output head is its input "
-          "table E), or name the head with --tensor; 2-D tensors here: {}",
-          name, fmt::join(kHeadConventional, ", "),
-          candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
+      throw InputError(OptionText{
+          fmt::format("{}: no output head tensor ({}); a tied checkpoint keeps a single table (its output head is its "
+                      "input table E), or name the head with {{tensor}}; 2-D tensors here: {}",
+                      name, fmt::join(kHeadConventional, ", "),
+                      candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))),
+          {"tensor"}});
   } else {
     for (auto want : kConventional)
       if ((chosen = find(want)) != nullptr) break;
     if (chosen == nullptr && candidates.size() == 1) chosen = find(candidates[0]);
     if (chosen == nullptr)
-      throw InputError(
-          fmt::format("{}: no conventional embedding tensor ({}); choose one with --tensor from: {}", name,
+      throw InputError(OptionText{
+          fmt::format("{}: no conventional embedding tensor ({}); choose one with {{tensor}} from: {}", name,
                       fmt::join(kConventional, ", "),
-                      candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))));
+                      candidates.empty() ? std::string("none") : fmt::format("{}", fmt::join(candidates, ", "))),
+          {"tensor"}});
   }
   if (chosen->shape.size() != 2)
     throw InputError(fmt::format("{}: tensor '{}' has {} dimensions; expected a 2-D (V, d) matrix", name, chosen->name,

@@ -15,9 +15,10 @@ std::string clean_token(std::string_view raw, const ReadContext& cx, std::uint64
   switch (cx.options.unicode_errors) {
     case UnicodeErrors::strict:
       throw ParseError(cx.name(), line, offset + bad,
-                       fmt::format("invalid UTF-8 in a word (byte {} of it, byte offset {}); expected UTF-8 text "
-                                   "(use --unicode-errors replace or ignore to repair it)",
-                                   bad, offset + bad));
+                       OptionText{fmt::format("invalid UTF-8 in a word (byte {} of it, byte offset {}); expected "
+                                              "UTF-8 text (use {{unicode_errors}} replace or ignore to repair it)",
+                                              bad, offset + bad),
+                                  {"unicode_errors"}});
     case UnicodeErrors::replace: ++cx.report.repaired_tokens; return utf8_repair(raw, true);
     case UnicodeErrors::ignore: ++cx.report.repaired_tokens; return utf8_repair(raw, false);
   }

@@ -8,6 +8,7 @@
 
 #include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/io/write.hpp"
 
 namespace lumen::io {
@@ -23,9 +24,7 @@ std::string extension(const std::string& path) {
   const std::string f = file_name(path);
   const auto dot = f.rfind('.');
   if (dot == std::string::npos) return "";
-  std::string e = f.substr(dot + 1);
-  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return e;
+  return ascii_lower(f.substr(dot + 1));
 }
 
 // A token must not break the line-based formats.
@@ -202,10 +201,10 @@ Format format_from_path(const std::string& path) {
   if (e == "safetensors") return Format::safetensors;
   if (e == "npy") return Format::npy;
   if (e == "tsv") return Format::projector_tsv;
-  throw UsageError(
-      fmt::format("cannot tell the output format from '{}'; name it with --to (word2vec-text, "
-                  "word2vec-binary, glove, safetensors, npy, projector-tsv)",
-                  path));
+  throw UsageError(OptionText{fmt::format("cannot tell the output format from '{}'; name it with {{to}} "
+                                          "(word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv)",
+                                          path),
+                              {"to"}});
 }
 
 std::string projector_metadata_path(const std::string& vectors_path) {

@@ -97,8 +97,9 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
                                const std::function<void(const GptClaimsProgress&)>& progress) {
   check_options(o);
   if (!std::filesystem::exists(o.corpus))
-    throw train::ClaimsInputError(
-        fmt::format("{}: the corpus for the tied/untied GPTs is missing (give {{corpus}}, or {{skip_gpt}})", o.corpus));
+    throw InputError(OptionText{
+        fmt::format("{}: the corpus for the tied/untied GPTs is missing (give {{corpus}}, or {{skip_gpt}})", o.corpus),
+        {"corpus", "skip_gpt"}});
   const auto start = std::chrono::steady_clock::now();
   const auto corpus = train::Corpus::open({o.corpus});
   const auto tokenizer = make_tokenizer(corpus, o.train, progress);

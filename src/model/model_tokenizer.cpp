@@ -28,8 +28,10 @@ std::unique_ptr<text::Tokenizer> tokenizer_for(const Transformer& model, const s
   } else if (model.config().family == Family::gpt2 && model.shape().V == 50257 && !text::default_gpt2_dir().empty()) {
     tok = text::load_tokenizer(text::default_gpt2_dir());
   } else {
-    throw InputError(fmt::format(
-        "{}: no tokenizer.json or encoder.json beside the checkpoint; name one with --tokenizer", checkpoint_dir));
+    throw InputError(OptionText{
+        fmt::format("{}: no tokenizer.json or encoder.json beside the checkpoint; name one with {{tokenizer}}",
+                    checkpoint_dir),
+        {"tokenizer"}});
   }
   check_tokenizer(model, *tok);
   return tok;

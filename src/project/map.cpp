@@ -198,7 +198,7 @@ std::vector<std::string> describe(const Map& m) {
       lines.emplace_back(fmt::format("maps agree with each other ({}-NN Jaccard between {} seeds): {}", m.k,
                                      m.seeds.size(), pct(m.agreement)));
     else if (m.seeds.size() == 1)
-      lines.emplace_back("one seed only: run with --seeds 3 to see how much another seed changes the map");
+      lines.emplace_back("one seed only: make the map with 3 seeds to see how much another seed changes it");
     lines.emplace_back(fmt::format("cluster sizes and the distances between clusters on a {} map mean nothing",
                                    m.method == Method::umap ? "UMAP" : "t-SNE"));
   }

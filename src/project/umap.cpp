@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 
+#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
@@ -194,6 +195,7 @@ bool spectral_start(const Graph& g, std::size_t n, std::vector<double>& Y) {
   for (std::size_t r = 0; r < block; ++r)
     for (std::size_t c = 0; c < block; ++c)
       H[r * block + c] = std::inner_product(V[r].begin(), V[r].end(), AV[c].begin(), 0.0);
+  const ScopedBlasThreads blas(1);  // a block x block matrix: no work to share
   if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', static_cast<lapack_int>(block), H.data(),
                     static_cast<lapack_int>(block), ev.data()) != 0)
     return false;
@@ -244,7 +246,7 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
     points = &input;
   }
   if (o.knn != "auto" && o.knn != "exact" && o.knn != "hnsw")
-    throw UsageError(fmt::format("UMAP: --knn '{}' is not exact, hnsw or auto", o.knn));
+    throw OptionError("knn", fmt::format("UMAP: {{option}} '{}' is not exact, hnsw or auto", o.knn));
   r.hnsw = o.knn == "hnsw" || (o.knn == "auto" && n > o.exact_up_to);
   const auto knn_progress = [&](std::size_t done, std::size_t total) { report("neighbours", done, total); };
   r.neighbours = r.hnsw ? hnsw_neighbours(*points, o.neighbors - 1, o.threads, knn_progress)

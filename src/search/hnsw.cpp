@@ -223,10 +223,10 @@ HnswIndex HnswIndex::load(const std::string& path, const Searcher& s, Metric m, 
     const float* got = reinterpret_cast<const float*>(g.getDataByInternalId(it->second));
     for (std::size_t i = 0; i < want.size(); ++i)
       if (std::fabs(got[i] - want[i]) > 1e-6f * (1.0f + std::fabs(want[i])))
-        throw InputError(
-            fmt::format("{}: index was built for another table or metric (row {} differs; rebuild it "
-                        "for --metric {})",
-                        path, r, metric_name(m)));
+        throw InputError(OptionText{fmt::format("{}: index was built for another table or metric (row {} differs; "
+                                                "rebuild it for {{metric}} {})",
+                                                path, r, metric_name(m)),
+                                    {"metric"}});
   }
   return HnswIndex(s, m, std::move(impl));
 }

@@ -5,16 +5,14 @@
 #include <cctype>
 #include <fmt/format.h>
 
+#include "lumen/core/text_fold.hpp"
 #include "lumen/serve/api.hpp"
 
 namespace lumen::serve {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+std::string lower(const std::string& s) { return ascii_lower(s); }  // header names and hosts are ASCII
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "lumen/core/dtype.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
 #include "lumen/search/analogy.hpp"
@@ -61,11 +62,7 @@ nlohmann::json tokenize(const Api::State& s, const nlohmann::json& p) {
   text::WordSplitter words(text::WordSplitOptions{.lower = false, .split_punct = true});
   for (const auto& w : words.split_text(text)) {
     std::optional<Id> id = l.table.vocab.find(w);
-    if (!id) {
-      std::string lower = w;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      id = l.table.vocab.find(lower);
-    }
+    if (!id) id = l.table.vocab.find(lower_case(w));  // the corpus tokenizer's lower case: 'Привет' too
     toks.push_back({{"text", w}, {"display", w}, {"id", id ? nlohmann::json(*id) : nlohmann::json(nullptr)}});
   }
   return {{"tokens", toks}, {"tokenizer", "words"}};

@@ -16,19 +16,6 @@ namespace lumen::train {
 namespace {
 
 // Replaces every "{name}" of the text by spell(name).
-std::string spell_options(std::string text, const std::function<std::string(std::string_view)>& spell) {
-  for (std::size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
-    const std::size_t close = text.find('}', open);
-    if (close == std::string::npos) break;
-    const std::string spelled = spell(std::string_view(text).substr(open + 1, close - open - 1));
-    text.replace(open, close - open + 1, spelled);
-    open += spelled.size();
-  }
-  return text;
-}
-
-std::string library_name(std::string_view name) { return std::string(name); }
-
 double cosine(std::span<const float> x, std::span<const float> y) {
   double xy = 0, xx = 0, yy = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -49,10 +36,11 @@ constexpr std::array<ProbeTriple, 4> kProbes = {{{"cat", "dog", "parliament"},
 // 2. Frequency and vector length.
 void frequency_length(const Table& t, const std::string& vocab_path, ClaimsResult& r) {
   if (!std::filesystem::exists(vocab_path))
-    throw ClaimsInputError(
+    throw InputError(OptionText{
         fmt::format("{}: no counts file beside the table (a `word count` file, written by lumen train); give one with "
                     "{{vocab_counts}}",
-                    vocab_path));
+                    vocab_path),
+        {"vocab_counts"}});
   const Vocab counts = load_vocab_counts(vocab_path);
   std::vector<double> freq, len;
   std::vector<float> row(t.d());
@@ -90,8 +78,10 @@ void probe_pairs(const Table& t, std::uint64_t seed, ClaimsResult& r) {
 // 1. Tied vs untied at equal settings and seed.
 ClaimsTying tying(const std::string& corpus_path, const ClaimsOptions& o) {
   if (!std::filesystem::exists(corpus_path))
-    throw ClaimsInputError(fmt::format(
-        "{}: the corpus for the tied/untied comparison is missing (give {{corpus}}, or {{skip_lm}})", corpus_path));
+    throw InputError(OptionText{
+        fmt::format("{}: the corpus for the tied/untied comparison is missing (give {{corpus}}, or {{skip_lm}})",
+                    corpus_path),
+        {"corpus", "skip_lm"}});
   LmOptions lo{.context = o.context,
                .dim = o.dim,
                .hidden = o.hidden,
@@ -116,13 +106,6 @@ ClaimsTying tying(const std::string& corpus_path, const ClaimsOptions& o) {
 }
 
 }  // namespace
-
-ClaimsInputError::ClaimsInputError(std::string text)
-    : InputError(spell_options(text, library_name)), text_(std::move(text)) {}
-
-std::string ClaimsInputError::text_for(const std::function<std::string(std::string_view)>& spell) const {
-  return spell_options(text_, spell);
-}
 
 std::string claims_corpus(const std::string& table_path, const std::string& corpus) {
   return corpus.empty() ? (std::filesystem::path(table_path).parent_path() / "brown.txt").string() : corpus;

@@ -112,10 +112,10 @@ struct Word2Vec::State {
 void Word2Vec::State::prepare() {
   const std::size_t V = vocab.size();
   if (V < 2)
-    throw InputError(
-        fmt::format("the vocabulary has {} word(s); word2vec needs at least two "
-                    "(lower --min-count or give more text)",
-                    V));
+    throw InputError(OptionText{fmt::format("the vocabulary has {} word(s); word2vec needs at least two "
+                                            "(lower {{min_count}} or give more text)",
+                                            V),
+                                {"min_count"}});
   ids.clear();
   ids.reserve(V);
   words_per_epoch = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "support/safetensors_file.hpp"
 
 namespace test_compare {
 
@@ -95,25 +96,7 @@ TEST(CliCompare, HeadsOfAnUntiedModelRowByRow) {
   std::filesystem::remove_all(dir);
 }
 
-// A safetensors file of F32 tensors (name, rows, cols, values), written by hand as the format says.
-void write_safetensors(const std::filesystem::path& path,
-                       const std::vector<std::tuple<std::string, std::size_t, std::size_t, std::vector<float>>>& ts) {
-  nlohmann::json header = nlohmann::json::object();
-  std::size_t offset = 0;
-  for (const auto& [name, rows, cols, values] : ts) {
-    header[name] = {{"dtype", "F32"}, {"shape", {rows, cols}}, {"data_offsets", {offset, offset + 4 * values.size()}}};
-    offset += 4 * values.size();
-  }
-  const std::string h = header.dump();
-  std::ofstream out(path, std::ios::binary);
-  const std::uint64_t n = h.size();
-  for (int i = 0; i < 8; ++i) out.put(static_cast<char>((n >> (8 * i)) & 0xff));
-  out << h;
-  for (const auto& t : ts) {
-    const auto& values = std::get<3>(t);
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(4 * values.size()));
-  }
-}
+using lumen::test::write_safetensors;
 
 std::vector<float> values(std::size_t rows, std::size_t cols, unsigned seed) {
   std::vector<float> v(rows * cols);

@@ -174,7 +174,7 @@ TEST(Safetensors, TensorChoice) {
   // no conventional name, two 2-D tensors: the user must choose
   expect_error<InputError>(
       safetensors_bytes({{"a", tensor("F32", {1, 2}, 0, 8)}, {"b", tensor("F32", {1, 2}, 8, 16)}}, data),
-      "choose one with --tensor from: a, b");
+      "choose one with tensor from: a, b");
   expect_error<InputError>(safetensors_bytes({{"a", tensor("F32", {1, 2}, 0, 8)}}, data), "no tensor 'zz'",
                            {.tensor = "zz"});
   expect_error<InputError>(safetensors_bytes({{"wte.weight", tensor("I32", {1, 2}, 0, 8)}}, data),

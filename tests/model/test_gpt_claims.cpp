@@ -174,7 +174,7 @@ TEST(GptClaims, OptionsAreCheckedBeforeAnyWorkInTheTrainersNames) {
   try {
     run_gpt_claims(o);
     ADD_FAILURE() << "a missing corpus was accepted";
-  } catch (const train::ClaimsInputError& e) {
+  } catch (const InputError& e) {
     const std::string spelled = e.text_for([](std::string_view n) { return "<" + std::string(n) + ">"; });
     EXPECT_NE(spelled.find("none.txt: the corpus for the tied/untied GPTs is missing (give <corpus>, or <skip_gpt>)"),
               std::string::npos)

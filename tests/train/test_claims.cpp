@@ -33,11 +33,11 @@ struct Trained {
 
 ClaimsOptions small() { return {.seed = 4, .lm_vocab = 10, .lm_tokens = 3000, .context = 2, .dim = 8, .hidden = 8}; }
 
-// The message of the ClaimsInputError that run_claims throws, spelled as the library does and as <option>.
+// The message of the InputError that run_claims throws, spelled as the library does and as <option>.
 std::pair<std::string, std::string> claims_error(const Trained& t, const ClaimsOptions& o) {
   try {
     run_claims(t.run.table, t.table, o);
-  } catch (const ClaimsInputError& e) {
+  } catch (const InputError& e) {
     return {e.message(), e.text_for([](std::string_view n) { return "<" + std::string(n) + ">"; })};
   }
   return {};

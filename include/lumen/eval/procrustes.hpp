@@ -19,7 +19,8 @@ struct Procrustes {
   bool reflection = false;        // det R = −1: the best orthogonal map includes a mirror
 };
 
-// Needs dA == dB: otherwise UsageError saying so (neighbour overlap and CKA need no equal d).
-Procrustes orthogonal_procrustes(const CrossGram& g);
+// Needs dA == dB: otherwise UsageError saying so (neighbour overlap and CKA need no equal d). The SVD runs on
+// `threads` BLAS threads (0: the default).
+Procrustes orthogonal_procrustes(const CrossGram& g, std::size_t threads = 0);
 
 }  // namespace lumen::eval

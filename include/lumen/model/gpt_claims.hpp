@@ -75,7 +75,7 @@ struct GptClaimsResult {
 };
 
 // Throws OptionError in the trainer's option names (layers, d_model, ..., max_words) or "seeds" before any work,
-// train::ClaimsInputError for a missing corpus (naming "{corpus}" and "{skip_gpt}"), InputError for a corpus too
+// InputError for a missing corpus (OptionText naming {corpus} and {skip_gpt}), InputError for a corpus too
 // short for a window of context + 1 tokens in both its parts, IoError if it cannot be read.
 GptClaimsResult run_gpt_claims(const GptClaimsOptions& options,
                                const std::function<void(const GptClaimsProgress&)>& progress = {});

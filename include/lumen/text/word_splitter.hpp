@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lumen/core/text_fold.hpp"
+
 namespace lumen::text {
 
 struct WordSplitOptions {
@@ -41,7 +43,6 @@ class WordSplitter {
  private:
   template <class Emit>
   void split_slow(std::string_view word, std::string& arena, Emit&& emit) const;
-  void lower_append(std::string_view s, std::string& out) const;
   WordSplitOptions options_;
 };
 
@@ -58,7 +59,7 @@ void WordSplitter::split_slow(std::string_view w, std::string& arena, Emit&& emi
   auto put = [&](std::size_t b, std::size_t e) {
     if (e <= b) return;
     const std::size_t start = arena.size();
-    if (options_.lower) lower_append(w.substr(b, e - b), arena);
+    if (options_.lower) append_lower_case(w.substr(b, e - b), arena);
     else arena.append(w.substr(b, e - b));
     emit(start, arena.size() - start);
   };

@@ -69,23 +69,13 @@ struct ClaimsResult {
   std::optional<ClaimsTying> tying;  // absent with skip_lm
 };
 
-// A file the experiment needs is missing. The text names the options that would fix it as "{vocab_counts}",
-// "{corpus}", "{skip_lm}"; what() spells them as the library does, text_for as a face does (the CLI: flags).
-class ClaimsInputError : public InputError {
- public:
-  explicit ClaimsInputError(std::string text);
-  std::string text_for(const std::function<std::string(std::string_view)>& spell) const;
-
- private:
-  std::string text_;
-};
-
 // The corpus the models train on: `corpus`, or brown.txt beside the table when it is empty.
 std::string claims_corpus(const std::string& table_path, const std::string& corpus);
 
 // `table` is the trained table, `table_path` where it was read (the counts file and the corpus are looked for
-// beside it). Throws ClaimsInputError for a missing counts file or corpus, InputError when fewer than 3 of the
-// table's words have counts, and what the models throw.
+// beside it). Throws InputError for a missing counts file or corpus (naming the options {vocab_counts}, {corpus}
+// and {skip_lm}: Error::text_for), InputError when fewer than 3 of the table's words have counts, and what the
+// models throw.
 ClaimsResult run_claims(const Table& table, const std::string& table_path, const ClaimsOptions& options);
 
 }  // namespace lumen::train

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""The library's stated rules, checked over the source tree (scripts/check-rules.sh runs it in the test command).
+
+1. The library names no CLI flag: no string literal in src/ or include/ spells "--name". An error that suggests an
+   option names it as OptionText's "{name}", and each face spells it (the CLI "--name", Python "name=").
+2. Case folding goes through core/text_fold (lower_case, ascii_lower, unicode_upper): no tolower/toupper anywhere
+   else in src/, apps/ or python/.
+3. Every file that includes cblas.h or lapacke.h takes the thread guard (ScopedBlasThreads), so that no BLAS
+   result depends on the thread count an earlier call left behind.
+
+Usage: check_rules.py [ROOT]      check the tree at ROOT (default: the repository)
+       check_rules.py --self-test plant one violation of each rule in a scratch tree and show each is caught
+"""
+import pathlib
+import re
+import sys
+import tempfile
+
+SOURCES = (".cpp", ".hpp", ".h", ".cc")
+FOLDING_HOME = "src/core/text_fold.cpp"
+BLAS_HOME = "src/core/blas_threads.cpp"
+
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+FLAG = re.compile(r'(?:^|[\s(`\'"\[/,])--[a-z][a-z0-9-]*')
+FOLD = re.compile(r'\b(?:std::)?(?:tolower|toupper|towlower|towupper)\s*\(')
+BLAS_INCLUDE = re.compile(r'#\s*include\s*[<"](?:cblas|lapacke)\.h[>"]')
+
+
+def code_only(text):
+    """The text with // and /* */ comments blanked (string literals kept; raw strings are not used here)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            chunk = text[i:n if j < 0 else j + 2]
+            out.append("\n" * chunk.count("\n"))
+            i = n if j < 0 else j + 2
+        elif text[i] == '"':
+            m = STRING.match(text, i)
+            if not m:
+                out.append(text[i])
+                i += 1
+                continue
+            out.append(m.group(0))
+            i = m.end()
+        elif text[i] == "'" and i + 2 < n:  # a char literal such as '"' must not open a string
+            j = text.find("'", i + 1 if text[i + 1] != "\\" else i + 3)
+            j = i + 1 if j < 0 else j
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def files(root, *dirs):
+    for d in dirs:
+        base = root / d
+        if base.is_dir():
+            yield from sorted(p for p in base.rglob("*") if p.suffix in SOURCES and p.is_file())
+
+
+def check(root):
+    root = pathlib.Path(root)
+    problems = []
+    for p in files(root, "src", "include"):
+        code = code_only(p.read_text(encoding="utf-8", errors="replace"))
+        for lineno, line in enumerate(code.split("\n"), 1):
+            for s in STRING.findall(line):
+                if FLAG.search(s[1:-1]):
+                    problems.append(f"{p.relative_to(root)}:{lineno}: the library names a CLI flag in {s}; "
+                                    "name the option as OptionText's {name} and let each face spell it")
+    for p in files(root, "src", "include", "apps", "python"):
+        rel = str(p.relative_to(root))
+        if rel == FOLDING_HOME:
+            continue
+        code = code_only(p.read_text(encoding="utf-8", errors="replace"))
+        for lineno, line in enumerate(code.split("\n"), 1):
+            if FOLD.search(line):
+                problems.append(f"{rel}:{lineno}: case folding outside core/text_fold; use lumen::lower_case "
+                                "(words) or lumen::ascii_lower (extensions, format and header names)")
+    for p in files(root, "src", "apps", "python"):
+        rel = str(p.relative_to(root))
+        text = p.read_text(encoding="utf-8", errors="replace")
+        if rel != BLAS_HOME and BLAS_INCLUDE.search(text) and "ScopedBlasThreads" not in code_only(text):
+            problems.append(f"{rel}: includes cblas.h or lapacke.h but takes no ScopedBlasThreads guard")
+    return problems
+
+
+def self_test():
+    planted = {
+        "src/io/a.cpp": 'void f() { throw UsageError("name it with --format"); }\n',
+        "src/serve/b.cpp": "char c = static_cast<char>(std::tolower(x));\n",
+        "src/eval/c.cpp": "#include <cblas.h>\nvoid g() { cblas_sdot(1, 0, 1, 0, 1); }\n",
+    }
+    clean = {
+        "src/io/ok.cpp": '// a comment may say --format\nvoid f() { throw InputError(OptionText{"with {format}", {"format"}}); }\n'
+                         "char q = '\"'; const char* s = \"x -- y\";\n",
+        "src/core/text_fold.cpp": "int lower(int c) { return std::tolower(c); }\n",
+        "src/eval/ok.cpp": "#include <cblas.h>\nvoid g() { const ScopedBlasThreads blas(1); }\n",
+    }
+    ok = True
+    with tempfile.TemporaryDirectory() as d:
+        root = pathlib.Path(d)
+        for name, text in clean.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        if check(root):
+            print("self-test: a clean tree was flagged:", *check(root), sep="\n  ")
+            ok = False
+        for name, text in planted.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+            found = [p for p in check(root) if p.startswith(name)]
+            print(f"self-test: planted {name}: {'caught' if found else 'MISSED'}")
+            ok = ok and bool(found)
+            (root / name).unlink()
+    return ok
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return 0 if self_test() else 1
+    root = sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent
+    problems = check(root)
+    for p in problems:
+        print(p, file=sys.stderr)
+    if problems:
+        print(f"check-rules: {len(problems)} broken rule(s) above", file=sys.stderr)
+        return 1
+    print("check-rules: the library names no flag, folds case in one place, and guards every BLAS call")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
