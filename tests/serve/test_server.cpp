@@ -587,4 +587,19 @@ TEST(ApiTest, TSneProjectionReportsHonestyNumbers) {
   EXPECT_GT(j["result"]["knn_preservation"][0].get<double>(), 0.3);
 }
 
+// A word table's tokenize falls back to the word lower-cased as the corpus tokenizer lowers it, Cyrillic and Greek
+// too (ASCII tolower found 'cat' for 'CAT' but not 'привет' for 'Привет').
+TEST(ApiTest, TokenizeOfAWordTableLowersUnicodeWordsAsTheCorpusTokenizerDoes) {
+  Table t;
+  t.E = Matrix(3, 2);
+  for (const char* w : {"cat", "привет", "λόγος"}) t.vocab.add(w);
+  serve::Api api(std::move(t));
+  const json j = api.handle("tokenize", {{"text", "CAT Привет Λόγος dog"}});
+  ASSERT_EQ(j["tokens"].size(), 4u) << j.dump();
+  EXPECT_EQ(j["tokens"][0]["id"], 0);
+  EXPECT_EQ(j["tokens"][1]["id"], 1);
+  EXPECT_EQ(j["tokens"][2]["id"], 2);
+  EXPECT_TRUE(j["tokens"][3]["id"].is_null());
+}
+
 }  // namespace test_server
