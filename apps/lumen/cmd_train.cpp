@@ -2,7 +2,6 @@
 // session (counting, training, checkpoints, outputs) is the library's: lumen/train/session.hpp.
 #include <atomic>
 #include <fmt/format.h>
-#include <optional>
 
 #include "cmd_train_gpt.hpp"
 #include "command.hpp"
@@ -13,6 +12,7 @@
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
+#include "session_bars.hpp"
 #include "stop_on_signal.hpp"
 
 namespace lumen::cli::cmd_train {
@@ -54,32 +54,6 @@ void add_session_options(CLI::App& cmd, SessionArgs& a, std::uint64_t min_count,
   add_json_flag(cmd, a.json);
 }
 
-// The bars of a session: one while the vocabulary is counted, one while the model trains.
-class SessionBars {
- public:
-  using Extra = std::function<std::string(const train::SessionProgress&)>;
-  SessionBars(std::string label, std::string unit, Extra extra)
-      : label_(std::move(label)), unit_(std::move(unit)), extra_(std::move(extra)) {}
-  void update(const train::SessionProgress& p) {
-    const bool training = p.phase == train::SessionPhase::training;
-    if (!bar_ || p.phase != phase_) {
-      bar_.reset();
-      phase_ = p.phase;
-      bar_.emplace(training ? label_ : "vocabulary", p.total, training ? unit_ : "bytes");
-    }
-    bar_->update(p.done, training ? extra_(p) : "");
-  }
-  void finish() {
-    if (bar_) bar_->finish();
-  }
-
- private:
-  std::string label_, unit_;
-  Extra extra_;
-  std::optional<Progress> bar_;
-  train::SessionPhase phase_ = train::SessionPhase::vocabulary;
-};
-
 // The session's control: the signal's stop flag, the bars, resuming and checkpoints.
 train::SessionControl session_control(const SessionArgs& a, SessionBars& bars, const StopOnSignal& signals) {
   train::SessionControl c;
@@ -88,16 +62,6 @@ train::SessionControl session_control(const SessionArgs& a, SessionBars& bars, c
   c.checkpoint_every = a.checkpoint_every;
   c.on_progress = [&bars](const train::SessionProgress& p) { bars.update(p); };
   return c;
-}
-
-// A session that did not finish says so; its exit code.
-int interrupted(const train::SessionResult& r) {
-  if (r.status == train::SessionStatus::stopped_before_training)
-    print_error("interrupted before training started; nothing written");
-  else
-    print_error(
-        fmt::format("interrupted; checkpoint written to {} (continue with --resume {})", r.checkpoint, r.checkpoint));
-  return kInterrupted;
 }
 
 // ---- word2vec ---------------------------------------------------------------------------------------------
@@ -143,7 +107,7 @@ int run_word2vec(W2VArgs& a) {
   });
   const auto r = train::train_word2vec(a.s.corpus, a.o, a.s.out, session_control(a.s, bars, signals));
   bars.finish();
-  if (r.status != train::SessionStatus::finished) return interrupted(r);
+  if (r.status != train::SessionStatus::finished) return session_interrupted(r.status, r.checkpoint);
   if (a.s.json) {
     print_json(train::word2vec_result_json(r));
     return kOk;
@@ -215,7 +179,7 @@ int run_lm(LmArgs& a) {
   };
   const auto r = train::train_lm(a.s.corpus, a.o, a.s.out, control);
   bars.finish();
-  if (r.status != train::SessionStatus::finished) return interrupted(r);
+  if (r.status != train::SessionStatus::finished) return session_interrupted(r.status, r.checkpoint);
   if (a.s.json) {
     print_json(train::lm_result_json(r));
     return kOk;

@@ -107,3 +107,35 @@ def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path):
                                                           "w.bin", "w.bin.vocab"]
     with pytest.raises(ValueError):
         lumen.train.lm(corpus, context=0)
+
+
+def test_gpt_trains_on_the_cli_session_and_gives_its_json(tmp_path):
+    import json
+    import os
+    import subprocess
+    corpus = tmp_path / "corpus.txt"
+    rng = np.random.default_rng(2)
+    words = [f"w{i}" for i in range(20)]
+    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(300)))
+    opts = dict(tokenizer="words", max_words=30, layers=1, d_model=16, heads=2, context=8, steps=6, batch=4,
+                eval_every=3, eval_batches=2, threads=1)
+    seen = []
+    r = lumen.train.gpt(corpus, output=tmp_path / "m", progress=seen.append, **opts)
+    assert [s["step"] for s in seen] == [1, 2, 3, 4, 5, 6] and all(s["steps"] == 6 for s in seen)
+    assert r["output"] == str(tmp_path / "m") and len(r["evals"]) == 2 and r["tied"] is True
+    assert r["heldout_loss"] == r["evals"][-1]["heldout_loss"]
+    assert lumen.load(tmp_path / "m" / "model.safetensors").V == r["V"]
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["config.json", "model.safetensors",
+                                                                  "tokenizer.json"]
+    with pytest.raises(ValueError, match="tokenizer="):
+        lumen.train.gpt(corpus, output=tmp_path / "x", tokenizer="bytes")
+    # The CLI's `train gpt --json` is the same session: the same keys and, on one thread, the same figures.
+    cli = pathlib.Path(os.environ.get("LUMEN_BINARY_DIR", "")) / "lumen"
+    if not cli.exists():
+        pytest.skip("the CLI is not built beside the module (LUMEN_BINARY_DIR)")
+    args = [str(cli), "train", "gpt", str(corpus), "-o", str(tmp_path / "c"), "--json"]
+    for k, v in opts.items():
+        args += [f"--{k.replace('_', '-')}", str(v)]
+    c = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    assert sorted(c) == sorted(r)
+    assert c["heldout_loss"] == r["heldout_loss"] and c["V"] == r["V"] and c["train_tokens"] == r["train_tokens"]

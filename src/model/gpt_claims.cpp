@@ -10,9 +10,8 @@
 #include <memory>
 
 #include "lumen/core/error.hpp"
+#include "lumen/model/gpt_tokenizer.hpp"
 #include "lumen/model/token_stream.hpp"
-#include "lumen/model/word_tokenizer.hpp"
-#include "lumen/text/tokenizer_files.hpp"
 #include "lumen/train/claims.hpp"
 #include "lumen/train/corpus.hpp"
 
@@ -23,26 +22,7 @@ namespace {
 void check_options(const GptClaimsOptions& o) {
   if (o.seeds < 1 || o.seeds > 1000)
     throw OptionError("seeds", fmt::format("{{option}} must be in 1..1000 (got {})", o.seeds));
-  if (o.train.tokenizer != "words" && o.train.tokenizer != "gpt2")
-    throw OptionError("tokenizer", fmt::format("{{option}} must be words or gpt2 (got '{}')", o.train.tokenizer));
-  if (o.train.tokenizer == "words" && (o.train.max_words < 1 || o.train.max_words > (std::size_t{1} << 20)))
-    throw OptionError("max_words",
-                      fmt::format("{{option}} must be in 1..{} (got {})", std::size_t{1} << 20, o.train.max_words));
   check_gpt_train_options(o.train);
-}
-
-std::unique_ptr<text::Tokenizer> make_tokenizer(const train::Corpus& corpus, const GptTrainOptions& o,
-                                                const std::function<void(const GptClaimsProgress&)>& progress) {
-  if (o.tokenizer == "gpt2") {
-    const std::string dir = text::default_gpt2_dir();
-    if (dir.empty())
-      throw InputError("GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found; set LUMEN_GPT2_DIR");
-    return text::load_tokenizer(dir);
-  }
-  const std::string json = word_tokenizer_json(corpus, o.max_words, [&](std::uint64_t done, std::uint64_t total) {
-    if (progress) progress({"vocabulary", done, total});
-  });
-  return text::parse_tokenizer_json(json, "the corpus's word vocabulary");
 }
 
 }  // namespace
@@ -102,7 +82,9 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
         {"corpus", "skip_gpt"}});
   const auto start = std::chrono::steady_clock::now();
   const auto corpus = train::Corpus::open({o.corpus});
-  const auto tokenizer = make_tokenizer(corpus, o.train, progress);
+  const auto tokenizer = training_tokenizer(corpus, o.train, [&](std::uint64_t done, std::uint64_t total) {
+                           if (progress) progress({"vocabulary", done, total});
+                         }).tokenizer;
   const std::vector<std::int32_t> tokens = encode_corpus(corpus, *tokenizer, [&](std::uint64_t done, std::uint64_t n) {
     if (progress) progress({"tokenize", done, n});
   });

@@ -47,6 +47,9 @@ void check_gpt_train_options(const GptTrainOptions& o) {
     throw OptionError("grad_clip", fmt::format("{{option}} must be >= 0 (got {})", o.grad_clip));
   if (!(o.holdout > 0 && o.holdout < 1))
     throw OptionError("holdout", fmt::format("{{option}} must be in (0, 1) (got {})", o.holdout));
+  if (o.tokenizer != "words" && o.tokenizer != "gpt2")
+    throw OptionError("tokenizer", fmt::format("{{option}} must be words or gpt2 (got '{}')", o.tokenizer));
+  if (o.tokenizer == "words") range("max_words", o.max_words, 1, std::size_t{1} << 20);
 }
 
 namespace {

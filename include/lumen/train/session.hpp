@@ -15,6 +15,7 @@
 #include "lumen/core/table.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/train/control.hpp"
+#include "lumen/train/corpus.hpp"
 #include "lumen/train/lm.hpp"
 #include "lumen/train/word2vec.hpp"
 
@@ -37,13 +38,16 @@ struct SessionOutputs {
   std::string checkpoint;  // "": TABLE.ckpt
 };
 
-enum class SessionPhase { vocabulary, training };
+// tokenize: a GPT session's encoding of the corpus into ids (model/gpt_session.hpp).
+enum class SessionPhase { vocabulary, tokenize, training };
+const char* phase_name(SessionPhase phase);  // "vocabulary", "tokenize", "training"
 
 struct SessionProgress {
   SessionPhase phase = SessionPhase::vocabulary;
-  std::uint64_t done = 0, total = 0;  // bytes (vocabulary), words or tokens (training)
+  std::uint64_t done = 0, total = 0;  // bytes (vocabulary, tokenize), words, tokens or steps (training)
   TrainStatus status;                 // training: the trainer's report
   std::size_t epochs = 0;             // training: the model's epochs (a resumed one's: the checkpoint's)
+  double tokens_per_second = 0;       // training a GPT: the last step's
 };
 
 struct SessionControl {
@@ -58,7 +62,7 @@ struct SessionControl {
 enum class SessionStatus {
   finished,                 // outputs written
   stopped,                  // stopped while training: the checkpoint is written (if any path was given)
-  stopped_before_training,  // stopped while counting the vocabulary: nothing written
+  stopped_before_training,  // stopped while counting the vocabulary (or tokenizing): nothing written
 };
 
 struct SessionResult {
@@ -85,6 +89,9 @@ struct LmSessionResult : SessionResult {
   LmOptions options;
   std::vector<LmEpoch> epochs;  // every epoch's held-out figures, resumed ones included
 };
+
+// The corpus of a session: OptionError ("resume") if a resumed one is given none, UsageError if a fresh one is.
+Corpus open_session_corpus(const std::vector<std::string>& paths, const std::string& resume);
 
 // The output format: `name` if given, else by the path's extension, else word2vec text.
 io::Format session_format(const std::string& name, const std::string& path);
