@@ -14,10 +14,11 @@
 #include "lumen/core/blas_threads.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
-#include "lumen/model/adamw.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/gpt_trainer.hpp"
+#include "lumen/model/schedule.hpp"
 #include "lumen/model/transformer.hpp"
+#include "lumen/train/optimizer.hpp"
 
 namespace {
 
@@ -122,26 +123,25 @@ void train_step(benchmark::State& state, bool tied) {
   lumen::model::Weights g = lumen::model::zeros_like(w);
   lumen::model::GptBackprop pass(s, B, T);
   std::vector<std::size_t> sizes;
-  std::vector<bool> decay;
-  for (const auto* t : lumen::model::tensors(w)) {
-    sizes.push_back(t->size());
-    decay.push_back(false);
+  std::vector<lumen::train::ParamRef> ps;
+  const auto wt = lumen::model::tensors(w), gt = lumen::model::tensors(g);
+  for (std::size_t k = 0; k < wt.size(); ++k) {
+    sizes.push_back(wt[k]->size());
+    ps.push_back({wt[k]->data(), gt[k]->data(), wt[k]->size()});
   }
-  lumen::model::AdamW opt({}, sizes, decay);
+  lumen::train::Optimizer opt(lumen::train::OptimizerKind::adam, std::move(ps), {.beta2 = 0.95f});
   lumen::Rng rng(3);
   std::vector<std::int32_t> in(B * T), tg(B * T);
   for (auto& x : in) x = static_cast<std::int32_t>(rng.below(s.V));
   for (auto& x : tg) x = static_cast<std::int32_t>(rng.below(s.V));
-  std::vector<float*> wp, gp;
-  for (auto* t : lumen::model::tensors(w)) wp.push_back(t->data());
+  std::vector<float*> gp;
   for (auto* t : lumen::model::tensors(g)) gp.push_back(t->data());
-  const std::vector<const float*> gc(gp.begin(), gp.end());
   for (auto _ : state) {
     lumen::model::set_zero(g);
     benchmark::DoNotOptimize(pass.forward(w, in.data(), tg.data(), n));
     pass.backward(w, g, in.data(), tg.data(), n);
     lumen::model::clip_grad_norm(gp, sizes, 1.0);
-    opt.step(wp, gc, 1e-4f);
+    opt.step(1e-4f);
   }
   state.counters["tok/s"] = benchmark::Counter(double(B * T), benchmark::Counter::kIsIterationInvariantRate);
 }

@@ -13,6 +13,7 @@
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/hf_export.hpp"
 #include "lumen/train/checkpoint.hpp"
+#include "lumen/train/optimizer.hpp"
 
 namespace lumen::model {
 
@@ -145,7 +146,7 @@ struct GptTrainer::State {
   std::size_t threads = 1, train_end = 0, warmup = 1;
   Weights w, g;
   std::unique_ptr<GptBackprop> pass;
-  std::unique_ptr<AdamW> opt;
+  std::unique_ptr<train::Optimizer> opt;  // AdamW
   std::uint64_t step = 0, loss_count = 0;
   double loss_sum = 0;
   std::vector<GptEval> history;
@@ -180,11 +181,13 @@ struct GptTrainer::State {
     w = gpt2_init(s, o.seed);
     g = zeros_like(w);
     pass = std::make_unique<GptBackprop>(s, o.batch, o.context);
-    std::vector<std::size_t> sizes;
-    for (const auto* p : tensors(w)) sizes.push_back(p->size());
-    AdamWOptions ao;
-    ao.weight_decay = o.weight_decay;
-    opt = std::make_unique<AdamW>(ao, sizes, decay_flags(w));
+    // AdamW over every tensor (State lives on the heap: the pointers stay valid), b2 0.95, decay on the matrices.
+    std::vector<train::ParamRef> ps;
+    const std::vector<bool> decay = decay_flags(w);
+    const auto wt = tensors(w), gt = tensors(g);
+    for (std::size_t k = 0; k < wt.size(); ++k) ps.push_back({wt[k]->data(), gt[k]->data(), wt[k]->size(), decay[k]});
+    opt = std::make_unique<train::Optimizer>(train::OptimizerKind::adam, std::move(ps),
+                                             train::AdamOptions{.beta2 = 0.95f, .weight_decay = o.weight_decay});
     in.resize(o.batch * o.context);
     tg.resize(o.batch * o.context);
   }
@@ -208,16 +211,15 @@ struct GptTrainer::State {
     set_zero(g);
     const double loss = pass->forward(w, in.data(), tg.data(), threads);
     pass->backward(w, g, in.data(), tg.data(), threads);
-    std::vector<float*> wp, gp;
+    std::vector<float*> gp;
     std::vector<std::size_t> sizes;
-    for (auto* p : tensors(w)) wp.push_back(p->data());
     for (auto* p : tensors(g)) {
       gp.push_back(p->data());
       sizes.push_back(p->size());
     }
     last_norm = clip_grad_norm(gp, sizes, o.grad_clip);
     last_lr = cosine_lr(step, o.steps, warmup, o.lr, o.min_lr);
-    opt->step(wp, std::vector<const float*>(gp.begin(), gp.end()), last_lr);
+    opt->step(last_lr);
     ++step;
     loss_sum += loss;
     ++loss_count;

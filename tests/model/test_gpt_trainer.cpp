@@ -1,6 +1,6 @@
 // The GPT training session: it learns a patterned stream, a stop at step k + resume equals the straight run bit for
-// bit, the Hugging Face directory it writes loads back into lumen's model with the same losses, and AdamW, the
-// schedule and clipping do what they say.
+// bit, the Hugging Face directory it writes loads back into lumen's model with the same losses, and the
+// schedule and clipping do what they say (AdamW itself: tests/train/test_optimizer.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,12 +14,12 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
-#include "lumen/model/adamw.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/model/hf_export.hpp"
 #include "lumen/model/ops.hpp"
+#include "lumen/model/schedule.hpp"
 
 using namespace lumen;
 using namespace lumen::model;
@@ -160,26 +160,7 @@ TEST(GptTrainer, RejectsBadOptionsAndShortStreams) {
   EXPECT_THROW(GptTrainer(bad, 16, tiny_options()), IdError);
 }
 
-TEST(AdamW, DecaysOnlyMarkedTensorsAndIsDecoupled) {
-  AdamWOptions ao;
-  ao.weight_decay = 0.5f;
-  AdamW opt(ao, {2, 2}, {true, false});
-  std::vector<float> a{1.0f, -2.0f}, b{1.0f, -2.0f}, ga{0, 0}, gb{0, 0};
-  opt.step({a.data(), b.data()}, {ga.data(), gb.data()}, 0.1f);
-  // Zero gradient: Adam's step is 0; the decoupled decay shrinks only a, by lr * wd * w.
-  EXPECT_FLOAT_EQ(a[0], 1.0f - 0.1f * 0.5f * 1.0f);
-  EXPECT_FLOAT_EQ(a[1], -2.0f + 0.1f * 0.5f * 2.0f);
-  EXPECT_EQ(b, (std::vector<float>{1.0f, -2.0f}));
-  // First step with a gradient: bias-corrected m/sqrt(v) = sign(g), so each weight moves by lr.
-  std::vector<float> gc{3.0f, -0.5f};
-  AdamW plain(AdamWOptions{0.9f, 0.95f, 1e-8f, 0.0f}, {2}, {false});
-  std::vector<float> c{0, 0};
-  plain.step({c.data()}, {gc.data()}, 0.01f);
-  EXPECT_NEAR(c[0], -0.01f, 1e-6);
-  EXPECT_NEAR(c[1], 0.01f, 1e-6);
-}
-
-TEST(AdamW, WarmupCosineAndClipping) {
+TEST(GptSchedule, WarmupCosineAndClipping) {
   EXPECT_FLOAT_EQ(cosine_lr(0, 100, 10, 1.0f, 0.1f), 0.1f);
   EXPECT_FLOAT_EQ(cosine_lr(9, 100, 10, 1.0f, 0.1f), 1.0f);
   EXPECT_FLOAT_EQ(cosine_lr(10, 100, 10, 1.0f, 0.1f), 1.0f);

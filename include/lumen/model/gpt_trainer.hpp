@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "lumen/model/adamw.hpp"
+#include "lumen/model/schedule.hpp"
 #include "lumen/model/weights.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/train/control.hpp"
