@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "lumen/project/toy.hpp"
+#include "lumen/core/toy.hpp"
 #include "lumen/serve/api.hpp"
 #include "lumen/serve/guard.hpp"
 #include "lumen/serve/server.hpp"

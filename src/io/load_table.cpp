@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
-#include "lumen/project/toy.hpp"
+#include "lumen/core/toy.hpp"
 #include "lumen/text/table_labels.hpp"
 
 namespace lumen::io {

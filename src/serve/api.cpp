@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "api_state.hpp"
-#include "lumen/project/toy.hpp"
+#include "lumen/core/toy.hpp"
 #include "routes.hpp"
 
 namespace lumen::serve {

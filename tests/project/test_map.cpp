@@ -2,8 +2,8 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/core/toy.hpp"
 #include "lumen/project/map.hpp"
-#include "lumen/project/toy.hpp"
 
 using namespace lumen;
 using namespace lumen::project;

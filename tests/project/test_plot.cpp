@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/toy.hpp"
 #include "lumen/project/labels.hpp"
 #include "lumen/project/plot.hpp"
-#include "lumen/project/toy.hpp"
 
 using namespace lumen;
 using namespace lumen::project;

@@ -13,12 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "lumen/core/toy.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
 #include "lumen/model/drift_json.hpp"
 #include "lumen/model/embedding_table.hpp"
 #include "lumen/model/model_tokenizer.hpp"
-#include "lumen/project/toy.hpp"
 #include "lumen/serve/server.hpp"
 #include "support/scaled_checkpoint.hpp"
 #include "support/temp_dir.hpp"

@@ -23,9 +23,9 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/table.hpp"
+#include "lumen/core/toy.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
-#include "lumen/project/toy.hpp"
 #include "lumen/serve/server.hpp"
 
 using namespace lumen;

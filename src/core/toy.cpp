@@ -1,4 +1,4 @@
-#include "lumen/project/toy.hpp"
+#include "lumen/core/toy.hpp"
 
 #include <cstdint>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lumen/project/toy.hpp"
+#include "lumen/core/toy.hpp"
 
 using namespace lumen;
 
