@@ -6,14 +6,13 @@
 // (V 50257, d 128, 4 layers, 4 heads, context 128, batch 8), tied and untied.
 // Threads: LUMEN_BENCH_THREADS (default: all cores); OpenBLAS is set to the same count.
 #include <benchmark/benchmark.h>
-#include <cblas.h>
 
 #include <cstdlib>
 #include <vector>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/model/schedule.hpp"
@@ -98,11 +97,12 @@ void BM_Gpt2SmallHead(benchmark::State& state) {
 }
 
 void BM_SgemmPeak(benchmark::State& state) {
-  const int n = 2048;
-  std::vector<float> a(std::size_t(n) * n, 0.5f), b(std::size_t(n) * n, 0.25f), c(std::size_t(n) * n);
+  const std::size_t n = 2048;
+  std::vector<float> a(n * n, 0.5f), b(n * n, 0.25f), c(n * n);
   const lumen::ScopedBlasThreads guard(threads());
   for (auto _ : state)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    lumen::blas::sgemm(guard, lumen::blas::Op::N, lumen::blas::Op::T, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f,
+                       c.data(), n);
   state.counters["GFLOPs"] =
       benchmark::Counter(2.0 * n * n * double(n) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }

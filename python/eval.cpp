@@ -45,7 +45,9 @@ py::object analogies(const TablePtr& table, const py::object& path, std::size_t 
   o.exclude = exclude;
   o.semantic_sections = semantic;
   o.threads = thread_count(threads);
-  o.progress = [](std::size_t, std::size_t) { check_signals(); };  // Ctrl-C between blocks of rows
+  o.progress = [](const std::string&, std::uint64_t, std::uint64_t) {
+    check_signals();
+  };  // Ctrl-C between blocks of rows
   return score(table, path, strict, o, &eval::read_analogy_set, &eval::evaluate_analogies, &eval::analogy_result_json);
 }
 

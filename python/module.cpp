@@ -1,12 +1,16 @@
 // `import lumen`: the module's entry point, its errors (lumen's exceptions as Python's), threads and signals.
 #include <pybind11/pybind11.h>
 
+#include <dlfcn.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
 
 #include "bindings.hpp"
+#include "lumen/core/data_paths.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
 
@@ -157,9 +161,22 @@ void register_errors(py::module_& m) {
 
 }  // namespace lumen::python
 
+namespace {
+// Two levels above this module's file: BUILD for BUILD/python/lumen/_lumen*.so, where core/data_paths.hpp looks.
+std::string package_root() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&lumen::python::check_signals), &info) == 0 || info.dli_fname == nullptr)
+    return {};
+  std::error_code ec;
+  const auto so = std::filesystem::canonical(info.dli_fname, ec);
+  return ec ? std::string() : so.parent_path().parent_path().parent_path().string();
+}
+}  // namespace
+
 PYBIND11_MODULE(_lumen, m) {
   namespace py = pybind11;
   using namespace lumen::python;
+  lumen::set_data_paths(lumen::find_data_paths(package_root()));  // the library compiles in no path of its own
   m.doc() = "lumen: the embedding layer of language models (tables, neighbours, analogies, benchmarks, maps, training)";
   m.attr("__version__") = LUMEN_VERSION;
   register_errors(m);

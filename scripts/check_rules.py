@@ -5,8 +5,10 @@
    option names it as OptionText's "{name}", and each face spells it (the CLI "--name", Python "name=").
 2. Case folding goes through core/text_fold (lower_case, ascii_lower, unicode_upper): no tolower/toupper anywhere
    else in src/, apps/ or python/.
-3. Every file that includes cblas.h or lapacke.h takes the thread guard (ScopedBlasThreads), so that no BLAS
-   result depends on the thread count an earlier call left behind.
+3. Every BLAS/LAPACK call goes through one module, src/linalg (lumen/linalg/blas.hpp), whose calls each take the
+   thread guard (ScopedBlasThreads), so that no BLAS result depends on the thread count an earlier call left
+   behind: nothing else includes cblas.h or lapacke.h (the library, the faces, the benchmarks and the tests but
+   the module's own).
 
 Usage: check_rules.py [ROOT]      check the tree at ROOT (default: the repository)
        check_rules.py --self-test plant one violation of each rule in a scratch tree and show each is caught
@@ -18,7 +20,7 @@ import tempfile
 
 SOURCES = (".cpp", ".hpp", ".h", ".cc")
 FOLDING_HOME = "src/core/text_fold.cpp"
-BLAS_HOME = "src/core/blas_threads.cpp"
+BLAS_HOMES = ("src/linalg/", "tests/linalg/")
 
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 FLAG = re.compile(r'(?:^|[\s(`\'"\[/,])--[a-z][a-z0-9-]*')
@@ -83,11 +85,13 @@ def check(root):
             if FOLD.search(line):
                 problems.append(f"{rel}:{lineno}: case folding outside core/text_fold; use lumen::lower_case "
                                 "(words) or lumen::ascii_lower (extensions, format and header names)")
-    for p in files(root, "src", "apps", "python"):
+    for p in files(root, "src", "include", "apps", "python", "bench", "tests", "fuzz"):
         rel = str(p.relative_to(root))
-        text = p.read_text(encoding="utf-8", errors="replace")
-        if rel != BLAS_HOME and BLAS_INCLUDE.search(text) and "ScopedBlasThreads" not in code_only(text):
-            problems.append(f"{rel}: includes cblas.h or lapacke.h but takes no ScopedBlasThreads guard")
+        if rel.startswith(BLAS_HOMES):
+            continue
+        if BLAS_INCLUDE.search(code_only(p.read_text(encoding="utf-8", errors="replace"))):
+            problems.append(f"{rel}: includes cblas.h or lapacke.h; call BLAS and LAPACK through lumen/linalg/blas.hpp "
+                            "(each call takes its ScopedBlasThreads)")
     return problems
 
 
@@ -95,13 +99,15 @@ def self_test():
     planted = {
         "src/io/a.cpp": 'void f() { throw UsageError("name it with --format"); }\n',
         "src/serve/b.cpp": "char c = static_cast<char>(std::tolower(x));\n",
-        "src/eval/c.cpp": "#include <cblas.h>\nvoid g() { cblas_sdot(1, 0, 1, 0, 1); }\n",
+        "src/eval/c.cpp": "#include <cblas.h>\nvoid g() { const ScopedBlasThreads b(1); cblas_sdot(1, 0, 1, 0, 1); }\n",
+        "tests/model/d.cpp": "#include <lapacke.h>\n",
     }
     clean = {
         "src/io/ok.cpp": '// a comment may say --format\nvoid f() { throw InputError(OptionText{"with {format}", {"format"}}); }\n'
                          "char q = '\"'; const char* s = \"x -- y\";\n",
         "src/core/text_fold.cpp": "int lower(int c) { return std::tolower(c); }\n",
-        "src/eval/ok.cpp": "#include <cblas.h>\nvoid g() { const ScopedBlasThreads blas(1); }\n",
+        "src/linalg/blas.cpp": "#include <cblas.h>\n#include <lapacke.h>\n",
+        "src/eval/ok.cpp": '#include "lumen/linalg/blas.hpp"\n// not <cblas.h>: this says why\n',
     }
     ok = True
     with tempfile.TemporaryDirectory() as d:
@@ -132,7 +138,7 @@ def main():
     if problems:
         print(f"check-rules: {len(problems)} broken rule(s) above", file=sys.stderr)
         return 1
-    print("check-rules: the library names no flag, folds case in one place, and guards every BLAS call")
+    print("check-rules: the library names no flag, folds case in one place, and calls BLAS through one guarded module")
     return 0
 
 

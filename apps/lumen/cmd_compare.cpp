@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <functional>
 #include <memory>
 
 #include "command.hpp"
@@ -100,14 +101,10 @@ Action setup(CLI::App& cmd) {
     io::LoadReport head_report;
     Table tb = load_table(other, head_report);
     if (other.output_head) tb.source += " [" + head_report.tensor + "]";  // the same file: say which tensor
-    std::unique_ptr<Progress> bar;
-    std::string stage;
-    a->o.progress = [&](const std::string& s, std::size_t done, std::size_t total) {
-      if (s != stage) bar = std::make_unique<Progress>(s, total, "words"), stage = s;
-      bar->update(done);
-    };
+    StageBar bar({.unit = "words"});
+    a->o.progress = std::ref(bar);
     const eval::Comparison c = eval::compare_tables(ta, tb, a->o);
-    bar.reset();
+    bar.finish();
     if (a->json) print_json(eval::comparison_json(c, ta.source, tb.source));
     else print_text(c, ta, tb);
     return kOk;

@@ -95,27 +95,6 @@ std::vector<Set> read_benchmark_files(const EvalArgs& a, const std::vector<std::
   return sets;
 }
 
-// A progress bar that appears only once the work has taken a second (and only on a terminal: Progress decides).
-class LateProgress {
- public:
-  explicit LateProgress(std::string label) : label_(std::move(label)), start_(std::chrono::steady_clock::now()) {}
-  void operator()(std::size_t done, std::size_t total) {
-    if (!bar_) {
-      if (std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
-      bar_ = std::make_unique<Progress>(label_, total, "rows");
-    }
-    bar_->update(done);
-  }
-  void finish() {
-    if (bar_) bar_->finish();
-  }
-
- private:
-  std::string label_;
-  std::chrono::steady_clock::time_point start_;
-  std::unique_ptr<Progress> bar_;
-};
-
 // Wall time of one evaluation (loading excluded), for --json and the benchmark script.
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -226,8 +205,8 @@ int run_analogies(const EvalArgs& a) {
   const auto grid = evaluate_grid<eval::AnalogyResult>(
       a, tables, files,
       [&](const Table& table, std::size_t f) {
-        LateProgress bar("analogies");  // finished when it goes, on an error too
-        o.progress = [&bar](std::size_t done, std::size_t total) { bar(done, total); };
+        StageBar bar({.unit = "rows"});  // finished when it goes, on an error too
+        o.progress = std::ref(bar);
         auto r = eval::evaluate_analogies(table, sets[f], o);
         bar.finish();
         return r;

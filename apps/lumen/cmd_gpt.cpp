@@ -49,8 +49,10 @@ int run_perplexity(const model::Transformer& m, const text::Tokenizer& tok, cons
     throw InputError(fmt::format("{}: {} token{}; perplexity needs at least 2", a.perplexity_file, ids.size(),
                                  ids.size() == 1 ? "" : "s"));
   Progress bar("perplexity", 0, "windows");
-  const model::Perplexity p = model::perplexity(
-      m, ids, a.stride, 0, [&](std::size_t done, std::size_t total) { bar.update(done, fmt::format("of {}", total)); });
+  const model::Perplexity p =
+      model::perplexity(m, ids, a.stride, 0, [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+        bar.update(done, fmt::format("of {}", total));
+      });
   bar.finish();
   if (a.json) {
     print_json({{"file", a.perplexity_file},
@@ -119,7 +121,8 @@ int run_generate(const model::Transformer& m, const text::Tokenizer& tok, const 
     };
   }
   Progress bar("generate", a.generate, "tokens");
-  const auto added = model::generate(m, ids, o, [&](std::size_t done, std::size_t) { bar.update(done); });
+  const auto added =
+      model::generate(m, ids, o, [&](const std::string&, std::uint64_t done, std::uint64_t) { bar.update(done); });
   bar.finish();
   const bool stopped = signals.requested() && added.size() < a.generate;
   if (a.json) {
@@ -208,8 +211,9 @@ Action setup(CLI::App& cmd) {
     model::LoadReport report;
     Progress bar("load", 0, "");
     const model::Transformer m = model::load_checkpoint(
-        a->checkpoint, &report,
-        [&](std::size_t done, std::size_t total) { bar.update(done, fmt::format("of {}", total)); });
+        a->checkpoint, &report, [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+          bar.update(done, fmt::format("of {}", total));
+        });
     bar.finish();
     const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
     if (!a->json) fmt::print("{}\n", describe(m, report));

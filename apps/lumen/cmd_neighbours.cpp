@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -90,14 +91,11 @@ Action setup(CLI::App& cmd) {
       if (!a->index_path.empty() && std::filesystem::exists(a->index_path)) {
         index = search::HnswIndex::load(a->index_path, s, metric, a->restrict_rows);
       } else {
-        std::unique_ptr<Progress> bar;
+        StageBar bar({.unit = "rows"});
         search::HnswOptions ho;
-        ho.on_progress = [&bar](std::size_t done, std::size_t total) {
-          if (!bar) bar = std::make_unique<Progress>("HNSW index", total, "rows");
-          bar->update(done);
-        };
+        ho.on_progress = std::ref(bar);
         index = search::HnswIndex::build(s, metric, a->restrict_rows, ho);
-        bar.reset();
+        bar.finish();
         if (!a->index_path.empty()) index->save(a->index_path);
       }
     }

@@ -1,6 +1,7 @@
 // lumen probe TABLE LABELS: can a linear classifier read LABELS off the table's rows? Cross-validated accuracy
 // against the majority baseline and a control task with shuffled labels (selectivity).
 #include <fmt/format.h>
+#include <functional>
 #include <sys/stat.h>
 
 #include <memory>
@@ -134,13 +135,10 @@ Action setup(CLI::App& cmd) {
     if (a->json) Progress::set_enabled(false);
     const eval::LabelSet labels = load_labels(*a);
     const Table t = load_table(a->table);
-    std::unique_ptr<Progress> bar;
-    a->o.progress = [&](const std::string& stage, std::size_t done, std::size_t total) {
-      if (!bar) bar = std::make_unique<Progress>("probe and control", total, "fits");
-      bar->update(done, stage);
-    };
+    StageBar bar({.unit = "fits", .label = "probe and control"});
+    a->o.progress = std::ref(bar);
     const eval::ProbeResult r = eval::run_probe(t, labels, a->o);
-    bar.reset();
+    bar.finish();
     if (a->json) print_json(result_json(r, labels, t));
     else print_text(r, labels, t);
     return kOk;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -50,26 +51,6 @@ struct ProjectArgs {
   int width = 1400, height = 1050;
   std::string title;
   bool json = false;
-};
-
-// A progress bar that appears only once the work has taken a second; one bar per stage.
-class LazyBar {
- public:
-  void operator()(const std::string& stage, std::size_t done, std::size_t total) {
-    if (!bar_ && std::chrono::steady_clock::now() - start_ < std::chrono::seconds(1)) return;
-    if (!bar_ || stage != stage_) {
-      bar_.reset();
-      bar_ = std::make_unique<Progress>(stage, total, stage.find("optimise") != std::string::npos ? "iterations" : "");
-      stage_ = stage;
-    }
-    bar_->update(done);
-  }
-  void finish() { bar_.reset(); }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::unique_ptr<Progress> bar_;
-  std::string stage_;
 };
 
 std::string trim(const std::string& s) {
@@ -211,8 +192,10 @@ Action setup(CLI::App& cmd) {
     o.seed = a->seed;
     o.seeds = a->seeds;
     o.sample = a->sample;
-    LazyBar bar;
-    o.progress = [&bar](const std::string& s, std::size_t done, std::size_t total) { bar(s, done, total); };
+    StageBar bar({.unit_of = [](const std::string& stage) {
+      return stage.find("optimise") != std::string::npos ? "iterations" : "";
+    }});
+    o.progress = std::ref(bar);
     const project::Map m = project::make_map(t.E, o);
     bar.finish();
     if (!m.left_out.empty() && !a->json) {

@@ -52,8 +52,9 @@ void split_table_argument(TableArgs& table, std::vector<std::string>& words);
 // True if `name` would be taken as a table by that rule.
 bool names_table(const std::string& name);
 extern const char* const kTableRule;  // the rule in one sentence, for --help
-// The default table: $LUMEN_DEFAULT_TABLE if set, else BUILD_DIR/default/brown.vec (made by
-// scripts/make-default-table.sh). require_default_table() throws InputError saying how to build it if missing.
+// The default table: $LUMEN_DEFAULT_TABLE if set, else default/brown.vec beside this executable (made by
+// scripts/make-default-table.sh; core/data_paths.hpp). require_default_table() throws InputError saying how to build it
+// if missing.
 std::string default_table_path();
 std::string require_default_table();
 // An untied model's output head W, for --heads: HEAD when given; a safetensors checkpoint's lm_head tensor (same

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <map>
 #include <new>
@@ -10,6 +11,7 @@
 
 #include "command.hpp"
 #include "interrupt.hpp"
+#include "lumen/core/data_paths.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/simd.hpp"
 #include "lumen/core/threads.hpp"
@@ -30,6 +32,13 @@ const std::vector<std::string>& command_line() { return g_command_line; }
 }  // namespace lumen::cli
 
 namespace {
+
+// The build tree's top (lumen sits there) or an installed prefix's bin/: where core/data_paths.hpp looks.
+std::string executable_dir() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
 
 // --threads and --quiet are lumen's own, and the README promises them to every command: they are accepted
 // before the command name and after it, on every command and subcommand, into the same variables. A command
@@ -114,6 +123,7 @@ int run(int argc, char** argv) {
   }
 
   install_interrupt_cleanup();  // an interrupted write leaves no temporary file behind
+  lumen::set_data_paths(lumen::find_data_paths(executable_dir()));  // the library compiles in no path of its own
   lumen::set_default_threads(threads);
   if (quiet) lumen::cli::Progress::set_enabled(false);
 

@@ -73,4 +73,17 @@ void Progress::draw(std::uint64_t done, const std::string& extra, bool) {
   std::fflush(stderr);
 }
 
+StageBar::StageBar(Options o) : o_(std::move(o)), start_(std::chrono::steady_clock::now()) {}
+
+void StageBar::operator()(const std::string& stage, std::uint64_t done, std::uint64_t total) {
+  if (!bar_ && std::chrono::steady_clock::now() - start_ < o_.delay) return;
+  const bool one_bar = !o_.label.empty();
+  if (!bar_ || (!one_bar && stage != stage_)) {
+    bar_.reset();  // the old stage's line is cleared before the new one draws
+    bar_ = std::make_unique<Progress>(one_bar ? o_.label : stage, total, o_.unit_of ? o_.unit_of(stage) : o_.unit);
+    stage_ = stage;
+  }
+  bar_->update(done, one_bar ? stage : std::string());
+}
+
 }  // namespace lumen::cli

@@ -4,6 +4,8 @@
 // commands turn those into this bar.
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace lumen::cli {
@@ -31,6 +33,29 @@ class Progress {
   bool visible_;
   bool finished_ = false;
   std::chrono::steady_clock::time_point start_, last_;
+};
+
+// The bar for the library's progress callbacks, (stage, done, total): nothing until the work has taken `delay`
+// (so quick work draws nothing), then a bar per stage, a new one when the stage changes; or, with `label`, one bar
+// under that label with the stage shown beside it. Finished when it goes, on an error too.
+class StageBar {
+ public:
+  struct Options {
+    std::string unit;                                        // what is counted ("rows"), for the rate
+    std::function<std::string(const std::string&)> unit_of;  // or the unit for each stage
+    std::string label;                                       // non-empty: one bar, the stage as its extra
+    std::chrono::milliseconds delay = std::chrono::seconds(1);
+  };
+  StageBar() : StageBar(Options{}) {}
+  explicit StageBar(Options o);
+  void operator()(const std::string& stage, std::uint64_t done, std::uint64_t total);
+  void finish() { bar_.reset(); }
+
+ private:
+  Options o_;
+  std::chrono::steady_clock::time_point start_;
+  std::unique_ptr<Progress> bar_;
+  std::string stage_;
 };
 
 }  // namespace lumen::cli

@@ -1,7 +1,5 @@
 #include "lumen/eval/analogies.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,10 +7,10 @@
 #include <unordered_map>
 
 #include "analogy_kernels.hpp"
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/search/searcher.hpp"
 
 namespace lumen::eval {
@@ -162,16 +160,14 @@ AnalogyResult evaluate_analogies(const Table& table, const AnalogySet& set, cons
   const auto above = o.method == AnalogyMethod::add ? kt.add_above : kt.mul_above;
   const auto score = o.method == AnalogyMethod::add ? add_score : mul_score;
 
-  const ScopedBlasThreads blas(threads);  // the GEMM runs on our thread count, as search's does
+  const ScopedBlasThreads guard(threads);  // the GEMM runs on our thread count, as search's does
   for (std::size_t r0 = 0; r0 < R; r0 += nb) {
     const std::size_t n = std::min(nb, R - r0);
     parallel_for(n, threads, [&](std::size_t b, std::size_t e, std::size_t) {
       for (std::size_t i = b; i < e; ++i) unit_row(table.E, r0 + i, norms[r0 + i], &U[i * d]);
     });
     // T (nw, n) = W (nw, d) · U (n, d)^T
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(nw), static_cast<int>(n), static_cast<int>(d),
-                1.0f, W.data(), static_cast<int>(d), U.data(), static_cast<int>(d), 0.0f, T.data(),
-                static_cast<int>(n));
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, nw, n, d, 1.0f, W.data(), d, U.data(), d, 0.0f, T.data(), n);
     parallel_for(nq, threads, [&](std::size_t b, std::size_t e, std::size_t t) {
       std::uint32_t* idx = scratch[t].data();
       for (std::size_t q = b; q < e; ++q) {
@@ -186,7 +182,7 @@ AnalogyResult evaluate_analogies(const Table& table, const AnalogySet& set, cons
         }
       }
     });
-    if (o.progress) o.progress(r0 + n, R);
+    if (o.progress) o.progress("analogies", r0 + n, R);
   }
 
   // 4. gensim's choice: drop the input rows from the best 5 + 3, keep 5, take the first whose upper case is not

@@ -126,7 +126,7 @@ Comparison compare_tables(const Table& a, const Table& b, const CompareOptions& 
 
   const Matrix A = gather(a.E, s.a_rows), B = gather(b.E, s.b_rows);
   auto stage = [&](const char* name) {
-    return [&options, name](std::size_t done, std::size_t total) {
+    return [&options, name](const std::string&, std::uint64_t done, std::uint64_t total) {
       if (options.progress) options.progress(name, done, total);
     };
   };

@@ -1,12 +1,10 @@
 #include "lumen/eval/cross_gram.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::eval {
 
@@ -48,7 +46,7 @@ CrossGram cross_gram(const Matrix& A, const Matrix& B, std::size_t threads) {
   if (A.rows() != B.rows()) throw InputError(fmt::format("cross products: {} rows against {}", A.rows(), B.rows()));
   if (A.rows() == 0) throw InputError("cross products: no rows");
   if (A.cols() == 0 || B.cols() == 0) throw InputError("cross products: a table with no columns");
-  const ScopedBlasThreads blas(threads);
+  const ScopedBlasThreads guard(threads);
   CrossGram g;
   g.n = A.rows();
   g.da = A.cols();
@@ -59,17 +57,15 @@ CrossGram cross_gram(const Matrix& A, const Matrix& B, std::size_t threads) {
   g.bb.assign(g.db * g.db, 0.0);
   g.ab.assign(g.da * g.db, 0.0);
   std::vector<double> x(kBlock * g.da), y(kBlock * g.db);
-  const auto da = static_cast<int>(g.da), db = static_cast<int>(g.db);
+  const std::size_t da = g.da, db = g.db;
   for (std::size_t begin = 0; begin < g.n; begin += kBlock) {
     const std::size_t rows = std::min(kBlock, g.n - begin);
     centred_block(A, g.mean_a, begin, rows, x);
     centred_block(B, g.mean_b, begin, rows, y);
-    const auto m = static_cast<int>(rows);
     // XᵀX += xᵀx, YᵀY += yᵀy (upper triangles), XᵀY += xᵀy.
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, da, m, 1.0, x.data(), da, 1.0, g.aa.data(), da);
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, db, m, 1.0, y.data(), db, 1.0, g.bb.data(), db);
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, da, db, m, 1.0, x.data(), da, y.data(), db, 1.0, g.ab.data(),
-                db);
+    blas::dsyrk(guard, blas::Op::T, da, rows, 1.0, x.data(), da, 1.0, g.aa.data(), da);
+    blas::dsyrk(guard, blas::Op::T, db, rows, 1.0, y.data(), db, 1.0, g.bb.data(), db);
+    blas::dgemm(guard, blas::Op::T, blas::Op::N, da, db, rows, 1.0, x.data(), da, y.data(), db, 1.0, g.ab.data(), db);
   }
   mirror(g.aa, g.da);
   mirror(g.bb, g.db);

@@ -9,8 +9,7 @@
 
 namespace lumen::eval {
 
-NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
-                                 const std::function<void(std::size_t, std::size_t)>& progress,
+NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads, const ProgressFn& progress,
                                  const std::vector<std::int32_t>* queries) {
   // The pruned path pays only when the bound prunes: it gives up after its first block of queries when they
   // rescore more than 2% of the rows (a flat spectrum), and the scan runs instead.
@@ -22,8 +21,7 @@ NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t thr
   return cosine_neighbours_scan(X, k, threads, progress, queries);
 }
 
-NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads,
-                                      const std::function<void(std::size_t, std::size_t)>& progress,
+NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads, const ProgressFn& progress,
                                       const std::vector<std::int32_t>* queries) {
   NeighbourLists nb;
   nb.n = queries ? queries->size() : X.rows();

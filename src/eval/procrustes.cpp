@@ -2,31 +2,29 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <lapacke.h>
 #include <limits>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::eval {
 
 namespace {
 // Determinant sign of a (d, d) matrix by LU (only the sign is needed: is R a rotation or a reflection).
-bool negative_determinant(std::vector<double> m, std::size_t d) {
-  std::vector<lapack_int> piv(d);
-  const auto n = static_cast<lapack_int>(d);
-  if (LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, m.data(), n, piv.data()) < 0) return false;
+bool negative_determinant(const ScopedBlasThreads& guard, std::vector<double> m, std::size_t d) {
+  std::vector<std::size_t> piv;
+  if (blas::dgetrf(guard, d, m.data(), piv) < 0) return false;
   bool negative = false;
   for (std::size_t i = 0; i < d; ++i) {
     if (m[i * d + i] < 0) negative = !negative;
-    if (piv[i] != static_cast<lapack_int>(i + 1)) negative = !negative;
+    if (piv[i] != i + 1) negative = !negative;
   }
   return negative;
 }
 }  // namespace
 
 Procrustes orthogonal_procrustes(const CrossGram& g, std::size_t threads) {
-  const ScopedBlasThreads blas(threads);
+  const ScopedBlasThreads guard(threads);
   if (g.da != g.db)
     throw UsageError(
         fmt::format("Procrustes needs tables of equal d (A has d = {}, B has d = {}); neighbour "
@@ -44,10 +42,8 @@ Procrustes orthogonal_procrustes(const CrossGram& g, std::size_t threads) {
     a2 += g.aa[i * d + i] + n * g.mean_a[i] * g.mean_a[i];
     b2 += g.bb[i * d + i] + n * g.mean_b[i] * g.mean_b[i];
   }
-  std::vector<double> s(d), u(d * d), vt(d * d), superb(d > 1 ? d - 1 : 1);
-  const auto nd = static_cast<lapack_int>(d);
-  const lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'A', nd, nd, m.data(), nd, s.data(), u.data(), nd,
-                                         vt.data(), nd, superb.data());
+  std::vector<double> s(d), u(d * d), vt(d * d);
+  const int info = blas::dgesvd(guard, d, m.data(), s.data(), u.data(), vt.data());
   if (info != 0) throw Error(fmt::format("Procrustes: the SVD did not converge (LAPACK info {})", info));
   p.R.assign(d * d, 0.0);
   for (std::size_t i = 0; i < d; ++i)
@@ -61,7 +57,7 @@ Procrustes orthogonal_procrustes(const CrossGram& g, std::size_t threads) {
   p.norm_b = std::sqrt(b2);
   p.residual = std::sqrt(std::max(0.0, a2 + b2 - 2.0 * p.scale));
   p.relative_residual = p.norm_b > 0 ? p.residual / p.norm_b : std::numeric_limits<double>::quiet_NaN();
-  p.reflection = negative_determinant(p.R, d);
+  p.reflection = negative_determinant(guard, p.R, d);
   return p;
 }
 

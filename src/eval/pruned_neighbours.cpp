@@ -1,8 +1,5 @@
 #include "lumen/eval/pruned_neighbours.hpp"
 
-#include <cblas.h>
-#include <lapacke.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -10,10 +7,10 @@
 #include <memory>
 #include <vector>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/search/metric.hpp"
 #include "lumen/search/searcher.hpp"
 
@@ -46,17 +43,15 @@ void unit_row(const Matrix& X, std::size_t i, float* out) {
 
 // G = UᵀU (d, d) of unit rows U (rows, d), in double, and its eigenvalues w ascending (G's columns become the
 // eigenvectors when `vectors`).
-void unit_gram_eigen(const float* U, std::size_t rows, std::size_t d, bool vectors, std::vector<double>& G,
-                     std::vector<double>& w) {
+void unit_gram_eigen(const ScopedBlasThreads& guard, const float* U, std::size_t rows, std::size_t d, bool vectors,
+                     std::vector<double>& G, std::vector<double>& w) {
   std::vector<float> Gf(d * d, 0.0f);
-  cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(rows), 1.0f, U,
-              static_cast<int>(d), 0.0f, Gf.data(), static_cast<int>(d));
+  blas::ssyrk(guard, blas::Op::T, d, rows, 1.0f, U, d, 0.0f, Gf.data(), d);
   G.assign(d * d, 0.0);
   w.assign(d, 0.0);
   for (std::size_t i = 0; i < d; ++i)
     for (std::size_t j = i; j < d; ++j) G[i * d + j] = G[j * d + i] = Gf[i * d + j];
-  if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, vectors ? 'V' : 'N', 'U', static_cast<lapack_int>(d), G.data(),
-                     static_cast<lapack_int>(d), w.data()) != 0)
+  if (blas::dsyevd(guard, vectors, d, G.data(), w.data()) != 0)
     throw InputError("pruned neighbours: the eigen-solver did not converge");
 }
 
@@ -81,8 +76,7 @@ bool prunable(const Matrix& X) {
   return true;
 }
 
-NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
-                                        const std::function<void(std::size_t, std::size_t)>& progress,
+NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads, const ProgressFn& progress,
                                         PruneStats* stats, double max_share, const std::vector<std::int32_t>* queries) {
   const std::size_t n = X.rows(), d = X.cols();
   const std::size_t nq = queries ? queries->size() : n;
@@ -96,7 +90,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
   if (!prunable(X)) throw UsageError("pruned neighbours: every row must be finite and non-zero (f32)");
   const std::size_t T = threads == 0 ? default_threads() : threads;
   const std::size_t r = std::min(kRank, d);
-  const ScopedBlasThreads blas(T);
+  const ScopedBlasThreads guard(T);
 
   // The spectrum decides first whether the bound can prune at all; on a large table from a strided sample of rows,
   // so that a flat table costs a small product before the scan instead of the whole set-up.
@@ -106,7 +100,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
     std::vector<float> sample(kSpectrumRows * d);
     for (std::size_t s = 0; s < kSpectrumRows; ++s) unit_row(X, s * step, sample.data() + s * d);
     std::vector<double> G, w;
-    unit_gram_eigen(sample.data(), kSpectrumRows, d, false, G, w);
+    unit_gram_eigen(guard, sample.data(), kSpectrumRows, d, false, G, w);
     const double residual = residual_share(w, r, kSpectrumRows);
     if (residual > kFlatResidual) {
       if (stats) *stats = {r, 0.0, true, residual, kSpectrumRows};
@@ -121,7 +115,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
     for (std::size_t i = b; i < e; ++i) unit_row(X, i, U.get() + i * d);
   });
   std::vector<double> G, w;
-  unit_gram_eigen(U.get(), n, d, true, G, w);
+  unit_gram_eigen(guard, U.get(), n, d, true, G, w);
   const double residual = residual_share(w, r, n);
   if (max_share < 1.0 && residual > kFlatResidual) {
     if (stats) *stats = {r, 0.0, true, residual, n};
@@ -134,15 +128,13 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
   // Z = U P (n, r); ρ_i = |u_i − P z_i|, computed from the difference itself (not 1 − |z|²), a block of rows at
   // a time so that the back-projection P z stays in cache.
   std::vector<float> Z(n * r), rho(n);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(r), static_cast<int>(d),
-              1.0f, U.get(), static_cast<int>(d), P.data(), static_cast<int>(r), 0.0f, Z.data(), static_cast<int>(r));
+  blas::sgemm(guard, blas::Op::N, blas::Op::N, n, r, d, 1.0f, U.get(), d, P.data(), r, 0.0f, Z.data(), r);
   constexpr std::size_t kBackRows = 256;
   const auto Back = std::make_unique_for_overwrite<float[]>(kBackRows * d);
   for (std::size_t i0 = 0; i0 < n; i0 += kBackRows) {
     const std::size_t rows = std::min(kBackRows, n - i0);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(rows), static_cast<int>(d),
-                static_cast<int>(r), 1.0f, Z.data() + i0 * r, static_cast<int>(r), P.data(), static_cast<int>(r), 0.0f,
-                Back.get(), static_cast<int>(d));
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, rows, d, r, 1.0f, Z.data() + i0 * r, r, P.data(), r, 0.0f, Back.get(),
+                d);
     for (std::size_t i = i0; i < i0 + rows; ++i) {
       double s = 0;
       for (std::size_t j = 0; j < d; ++j) {
@@ -173,9 +165,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
       std::copy_n(Z.data() + query_row(q0 + b) * r, r, Zq.data() + b * r);  // the block's queries, contiguous
     {
       const ScopedBlasThreads inner(T);
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(B), static_cast<int>(n),
-                  static_cast<int>(r), 1.0f, Zq.data(), static_cast<int>(r), Z.data(), static_cast<int>(r), 0.0f,
-                  S.get(), static_cast<int>(n));
+      blas::sgemm(inner, blas::Op::N, blas::Op::T, B, n, r, 1.0f, Zq.data(), r, Z.data(), r, 0.0f, S.get(), n);
     }
     // Pass 1: each query's cut, and how many rows its bound lets through. The first block decides, before any
     // rescoring, whether the bound prunes enough to be worth it.
@@ -237,7 +227,7 @@ NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::siz
         }
       }
     });
-    if (progress) progress(q0 + B, nq);
+    if (progress) progress("neighbours", q0 + B, nq);
   }
   if (stats) {
     stats->rank = r;

@@ -1,15 +1,13 @@
 #include "lumen/eval/similarity.hpp"
 
-#include <cblas.h>
-
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
 #include "lumen/eval/correlation.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::eval {
 
@@ -21,12 +19,12 @@ double SimilarityResult::oov_ratio() const {
 namespace {
 
 // gensim's similarity(): dot(unitvec(x), unitvec(y)), where unitvec scales the f64 copy of x by 1 / dnrm2 and
-// rounds back to f32, and numpy's dot of two f32 vectors is cblas_sdot. The same calls on the same OpenBLAS
+// rounds back to f32, and numpy's dot of two f32 vectors is BLAS's sdot. The same calls on the same OpenBLAS
 // give the same bits: with a few pairs whose cosines differ in the 4th digit, one ulp moves Pearson's r by
 // 1e-5, so "close" is not enough. A zero vector stays zero (unitvec leaves it), so its cosine is 0.
-std::vector<float> unitvec(const std::vector<float>& x) {
+std::vector<float> unitvec(const ScopedBlasThreads& guard, const std::vector<float>& x) {
   std::vector<double> x64(x.begin(), x.end());
-  const double n = cblas_dnrm2(static_cast<int>(x64.size()), x64.data(), 1);
+  const double n = blas::dnrm2(guard, x64.size(), x64.data());
   if (!(n > 0.0)) return x;
   const double inv = 1.0 / n;
   std::vector<float> u(x.size());
@@ -34,16 +32,16 @@ std::vector<float> unitvec(const std::vector<float>& x) {
   return u;
 }
 
-double cosine(const std::vector<float>& x, const std::vector<float>& y) {
-  const auto ux = unitvec(x), uy = unitvec(y);
-  return static_cast<double>(cblas_sdot(static_cast<int>(ux.size()), ux.data(), 1, uy.data(), 1));
+double cosine(const ScopedBlasThreads& guard, const std::vector<float>& x, const std::vector<float>& y) {
+  const auto ux = unitvec(guard, x), uy = unitvec(guard, y);
+  return static_cast<double>(blas::sdot(guard, ux.size(), ux.data(), uy.data()));
 }
 
 }  // namespace
 
 SimilarityResult evaluate_similarity(const Table& table, const WordPairSet& set, const SimilarityOptions& options) {
   const AllowedVocab ok(table.vocab, options.restrict, options.case_insensitive);
-  const ScopedBlasThreads blas(1);  // d-long dots and norms: one thread, as numpy's are at this length
+  const ScopedBlasThreads guard(1);  // d-long dots and norms: one thread, as numpy's are at this length
   SimilarityResult r;
   r.rows = ok.rows();
   std::vector<float> x(table.d()), y(table.d());
@@ -56,7 +54,7 @@ SimilarityResult evaluate_similarity(const Table& table, const WordPairSet& set,
     table.E.row_f32(static_cast<std::size_t>(*a), x.data());
     table.E.row_f32(static_cast<std::size_t>(*b), y.data());
     r.human.push_back(p.score);
-    r.model.push_back(cosine(x, y));
+    r.model.push_back(cosine(guard, x, y));
   }
   r.pairs = r.human.size();
   if (r.pairs == 0)

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "lumen/core/data_paths.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/toy.hpp"
 #include "lumen/text/table_labels.hpp"
@@ -12,15 +13,15 @@ namespace lumen::io {
 
 std::string default_table_path() {
   if (const char* env = std::getenv("LUMEN_DEFAULT_TABLE"); env != nullptr && *env != '\0') return env;
-#ifdef LUMEN_DEFAULT_TABLE
-  return LUMEN_DEFAULT_TABLE;
-#else
-  return "build/default/brown.vec";
-#endif
+  return data_paths().default_table;
 }
 
 std::string require_default_table() {
   std::string p = default_table_path();
+  if (p.empty())
+    throw InputError(
+        "no table given, and this program was not told where lumen's default table is: name a table file, or set "
+        "LUMEN_DEFAULT_TABLE to one");
   if (!std::filesystem::exists(p))
     throw InputError(
         fmt::format("no table given, and the default table {} is not built yet: run "

@@ -2,14 +2,12 @@
 // sgemm in row blocks that stop at the diagonal (the causal half above it is never computed), a softmax per row
 // over the positions up to it, then out = P V by sgemm, block by block.
 #include <algorithm>
-#include <cblas.h>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
-#include "blas_int.hpp"
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
@@ -17,7 +15,6 @@ namespace lumen::model {
 namespace {
 constexpr std::size_t kRowBlock = 128;
 }  // namespace
-using detail::blas_int;
 
 void attention_forward(float* out, float* att, const float* qkv, std::size_t B, std::size_t T, std::size_t NH,
                        std::size_t NKV, std::size_t hs, std::size_t threads) {
@@ -38,8 +35,8 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
       float* o = out + b * T * C + h * hs;                            // (T, hs), row stride C
       for (std::size_t r0 = 0; r0 < T; r0 += kRowBlock) {
         const std::size_t r1 = std::min(T, r0 + kRowBlock);  // rows [r0, r1) see columns [0, r1)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(r1 - r0), blas_int(r1), blas_int(hs), scale,
-                    q + r0 * ld, blas_int(ld), k, blas_int(ld), 0.0f, P + r0 * T, blas_int(T));
+        blas::sgemm(guard, blas::Op::N, blas::Op::T, r1 - r0, r1, hs, scale, q + r0 * ld, ld, k, ld, 0.0f, P + r0 * T,
+                    T);
         for (std::size_t t = r0; t < r1; ++t) {
           float* p = P + t * T;
           float mx = p[0];
@@ -50,8 +47,7 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
           for (std::size_t u = 0; u <= t; ++u) p[u] *= inv;
           std::fill(p + t + 1, p + T, 0.0f);  // the future: masked
         }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blas_int(r1 - r0), blas_int(hs), blas_int(r1), 1.0f,
-                    P + r0 * T, blas_int(T), v, blas_int(ld), 0.0f, o + r0 * C, blas_int(C));
+        blas::sgemm(guard, blas::Op::N, blas::Op::N, r1 - r0, hs, r1, 1.0f, P + r0 * T, T, v, ld, 0.0f, o + r0 * C, C);
       }
     }
   });

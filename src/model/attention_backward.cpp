@@ -4,18 +4,14 @@
 // One task per (b, key/value head): its NH/NKV query heads run in turn inside it, so the dK and dV they share are
 // summed without two threads writing the same rows.
 #include <algorithm>
-#include <cblas.h>
 #include <cmath>
 #include <vector>
 
-#include "blas_int.hpp"
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
-
-using detail::blas_int;
 
 void attention_backward(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
                         std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs, std::size_t threads) {
@@ -37,11 +33,9 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
         const float* P = att + (b * NH + h) * T * T;  // (T,T), zero above the diagonal
         const float* dO = dout + b * T * C + h * hs;  // (T,hs), row stride C
         // dP (T,T) = dO . V^T
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(T), blas_int(T), blas_int(hs), 1.0f, dO,
-                    blas_int(C), v, blas_int(ld), 0.0f, dP.data(), blas_int(T));
+        blas::sgemm(guard, blas::Op::N, blas::Op::T, T, T, hs, 1.0f, dO, C, v, ld, 0.0f, dP.data(), T);
         // dV (T,hs) += P^T . dO
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), 1.0f, P,
-                    blas_int(T), dO, blas_int(C), 1.0f, dv, blas_int(ld));
+        blas::sgemm(guard, blas::Op::T, blas::Op::N, T, hs, T, 1.0f, P, T, dO, C, 1.0f, dv, ld);
         // dS = P * (dP - <P, dP>) per row; the future stays zero.
         for (std::size_t t = 0; t < T; ++t) {
           const float* p = P + t * T;
@@ -52,10 +46,8 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
           std::fill(d + t + 1, d + T, 0.0f);
         }
         // dQ (T,hs) += scale dS . K;  dK (T,hs) += scale dS^T . Q
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), scale, dP.data(),
-                    blas_int(T), k, blas_int(ld), 1.0f, dq, blas_int(ld));
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, blas_int(T), blas_int(hs), blas_int(T), scale, dP.data(),
-                    blas_int(T), q, blas_int(ld), 1.0f, dk, blas_int(ld));
+        blas::sgemm(guard, blas::Op::N, blas::Op::N, T, hs, T, scale, dP.data(), T, k, ld, 1.0f, dq, ld);
+        blas::sgemm(guard, blas::Op::T, blas::Op::N, T, hs, T, scale, dP.data(), T, q, ld, 1.0f, dk, ld);
       }
     }
   });

@@ -191,13 +191,12 @@ Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<v
   return w;
 }
 
-Transformer assemble(Config config, TensorSet& ts, LoadReport* report,
-                     const std::function<void(std::size_t, std::size_t)>& progress) {
+Transformer assemble(Config config, TensorSet& ts, LoadReport* report, const ProgressFn& progress) {
   const nn::ModelShape& s = config.shape;
   std::size_t done = 0;
   const std::size_t total = s.layers + 2;
   const auto tick = [&] {
-    if (progress) progress(++done, total);
+    if (progress) progress("load", ++done, total);
   };
   Weights w = config.family == Family::gpt2 ? take_gpt2(ts, s, tick) : take_llama(ts, s, tick);
   std::string head;
@@ -260,8 +259,7 @@ std::string checkpoint_dir(const std::string& path) {
   return fs::path(path).parent_path().empty() ? std::string(".") : fs::path(path).parent_path().string();
 }
 
-Transformer load_checkpoint(const std::string& path, LoadReport* report,
-                            const std::function<void(std::size_t, std::size_t)>& progress) {
+Transformer load_checkpoint(const std::string& path, LoadReport* report, const ProgressFn& progress) {
   const std::string dir = checkpoint_dir(path);
   Config config = read_config((fs::path(dir) / "config.json").string());
   const std::string index = (fs::path(dir) / "model.safetensors.index.json").string();

@@ -1,13 +1,12 @@
 #include "lumen/model/drift.hpp"
 
-#include <cblas.h>
 #include <cmath>
 #include <fmt/format.h>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/matrix.hpp"
 #include "lumen/core/utf8.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/project/pca.hpp"
 #include "lumen/project/trajectory_plot.hpp"
 
@@ -97,8 +96,7 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
       // Nearest rows of E by cosine: E (V,C) . h (C) through BLAS, divided by the norms.
       {
         const ScopedBlasThreads guard(threads);
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(V), static_cast<int>(C), 1.0f, E.data(),
-                    static_cast<int>(C), h.data(), 1, 0.0f, dots.data(), 1);
+        blas::sgemv(guard, V, C, 1.0f, E.data(), C, h.data(), 0.0f, dots.data());
       }
       double hn = 0;
       for (float x : h) hn += double(x) * x;

@@ -42,7 +42,7 @@ std::vector<TokenChoice> top_tokens(const float* logits, std::size_t V, std::siz
 }
 
 std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::int32_t> ids, const SampleOptions& opt,
-                                   const std::function<void(std::size_t, std::size_t)>& progress) {
+                                   const ProgressFn& progress) {
   if (ids.empty()) throw InputError("no prompt tokens to continue");
   if (!(opt.temperature >= 0) || !std::isfinite(opt.temperature))
     throw UsageError(fmt::format("temperature {} must be a finite number >= 0", opt.temperature));
@@ -81,13 +81,13 @@ std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::in
     ids.push_back(next);
     added.push_back(next);
     if (opt.on_token) opt.on_token(next);
-    if (progress) progress(step + 1, opt.tokens);
+    if (progress) progress("generate", step + 1, opt.tokens);
   }
   return added;
 }
 
 Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>& ids, std::size_t stride,
-                      std::size_t threads, const std::function<void(std::size_t, std::size_t)>& progress) {
+                      std::size_t threads, const ProgressFn& progress) {
   const std::size_t n = ids.size(), W = model.shape().context, V = model.shape().V;
   if (n < 2) throw InputError(fmt::format("{} token{}; perplexity needs at least 2", n, n == 1 ? "" : "s"));
   if (stride == 0) stride = std::max<std::size_t>(1, W / 2);
@@ -113,7 +113,7 @@ Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>&
     }
     scored_to = end;
     ++out.windows;
-    if (progress) progress(out.windows, total);
+    if (progress) progress("perplexity", out.windows, total);
     if (end == n) break;
   }
   out.nll = nll / static_cast<double>(out.tokens);

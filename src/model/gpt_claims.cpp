@@ -82,12 +82,14 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
         {"corpus", "skip_gpt"}});
   const auto start = std::chrono::steady_clock::now();
   const auto corpus = train::Corpus::open({o.corpus});
-  const auto tokenizer = training_tokenizer(corpus, o.train, [&](std::uint64_t done, std::uint64_t total) {
-                           if (progress) progress({"vocabulary", done, total});
-                         }).tokenizer;
-  const std::vector<std::int32_t> tokens = encode_corpus(corpus, *tokenizer, [&](std::uint64_t done, std::uint64_t n) {
-    if (progress) progress({"tokenize", done, n});
-  });
+  const auto tokenizer =
+      training_tokenizer(corpus, o.train, [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+        if (progress) progress({"vocabulary", done, total});
+      }).tokenizer;
+  const std::vector<std::int32_t> tokens =
+      encode_corpus(corpus, *tokenizer, [&](const std::string&, std::uint64_t done, std::uint64_t n) {
+        if (progress) progress({"tokenize", done, n});
+      });
 
   GptClaimsResult r;
   r.corpus = o.corpus;

@@ -63,17 +63,17 @@ GptSessionResult train_gpt(const std::vector<std::string>& corpus_paths, const G
     if (control.on_resume) control.on_resume(r.resume_notes);
   }
   const auto report = [&control](train::SessionPhase phase) {
-    return [&control, phase](std::uint64_t done, std::uint64_t total) {
+    return [&control, phase](const std::string&, std::uint64_t done, std::uint64_t total) {
       if (control.on_progress) control.on_progress({phase, done, total, {}});
     };
   };
-  if (r.options.tokenizer == "words") report(train::SessionPhase::vocabulary)(0, corpus.bytes());
+  if (r.options.tokenizer == "words") report(train::SessionPhase::vocabulary)("vocabulary", 0, corpus.bytes());
   const TrainingTokenizer tok = training_tokenizer(corpus, r.options, report(train::SessionPhase::vocabulary));
   if (stopped(control)) {
     r.status = train::SessionStatus::stopped_before_training;
     return r;
   }
-  report(train::SessionPhase::tokenize)(0, corpus.bytes());
+  report(train::SessionPhase::tokenize)("tokenize", 0, corpus.bytes());
   const std::vector<std::int32_t> tokens = encode_corpus(corpus, *tok.tokenizer, report(train::SessionPhase::tokenize));
   if (stopped(control)) {
     r.status = train::SessionStatus::stopped_before_training;

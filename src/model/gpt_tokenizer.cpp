@@ -6,7 +6,7 @@
 namespace lumen::model {
 
 TrainingTokenizer training_tokenizer(const train::Corpus& corpus, const GptTrainOptions& options,
-                                     const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+                                     const ProgressFn& progress) {
   TrainingTokenizer t;
   if (options.tokenizer == "words") {
     t.words_json = word_tokenizer_json(corpus, options.max_words, progress);

@@ -14,6 +14,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
 #include "lumen/model/gpt_backprop.hpp"
+#include "lumen/text/tokenizer_json.hpp"
 
 namespace lumen::model {
 
@@ -130,36 +131,10 @@ std::string gpt2_tokenizer_json(const std::string& encoder_json, const std::stri
     if (line.empty() || line.starts_with("#version")) continue;
     merges.push_back(line);
   }
-  json j;
-  j["version"] = "1.0";
-  j["truncation"] = nullptr;
-  j["padding"] = nullptr;
-  json added = json::array();
-  if (vocab.contains("<|endoftext|>"))
-    added.push_back({{"id", vocab["<|endoftext|>"]},
-                     {"content", "<|endoftext|>"},
-                     {"single_word", false},
-                     {"lstrip", false},
-                     {"rstrip", false},
-                     {"normalized", true},
-                     {"special", true}});
-  j["added_tokens"] = added;
-  j["normalizer"] = nullptr;
-  j["pre_tokenizer"] = {
-      {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", true}, {"use_regex", true}};
-  j["post_processor"] = {
-      {"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", false}, {"use_regex", true}};
-  j["decoder"] = {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true}, {"use_regex", true}};
+  const auto eot_at = vocab.find("<|endoftext|>");
+  const std::int64_t eot = eot_at != vocab.end() && eot_at->is_number_integer() ? eot_at->get<std::int64_t>() : -1;
   constexpr std::string_view kSlot = "\"@vocab@\"";
-  j["model"] = {{"type", "BPE"},
-                {"dropout", nullptr},
-                {"unk_token", nullptr},
-                {"continuing_subword_prefix", ""},
-                {"end_of_word_suffix", ""},
-                {"fuse_unk", false},
-                {"byte_fallback", false},
-                {"vocab", "@vocab@"},
-                {"merges", merges}};
+  const json j = text::byte_level_bpe_json({.vocab = "@vocab@", .merges = merges, .eot = eot, .post_processor = true});
   std::string out = j.dump();
   const std::size_t at = out.find(kSlot);
   out.replace(at, kSlot.size(), encoder_json);  // an ordered_json of 50k keys would insert in quadratic time

@@ -1,13 +1,9 @@
 // Linear layers through OpenBLAS: out (B*T,OC) = inp (B*T,C) . W(OC,C)^T + bias.
-#include <cblas.h>
 
-#include "blas_int.hpp"
-#include "lumen/core/blas_threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
-
-using detail::blas_int;
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads) {
@@ -19,8 +15,7 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
     beta = 1.0f;
   }
   const ScopedBlasThreads guard(threads);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, blas_int(BT), blas_int(OC), blas_int(C), 1.0f, inp, blas_int(C),
-              weight, blas_int(C), beta, out, blas_int(OC));
+  blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, OC, C, 1.0f, inp, C, weight, C, beta, out, OC);
 }
 
 }  // namespace lumen::model
@@ -35,11 +30,9 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
       for (std::size_t o = 0; o < OC; ++o) dbias[o] += dout[i * OC + o];
   const ScopedBlasThreads guard(threads);
   if (dinp != nullptr)  // dinp (BT,C) += dout (BT,OC) . W (OC,C)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blas_int(BT), blas_int(C), blas_int(OC), 1.0f, dout,
-                blas_int(OC), weight, blas_int(C), 1.0f, dinp, blas_int(C));
+    blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, C, OC, 1.0f, dout, OC, weight, C, 1.0f, dinp, C);
   // dW (OC,C) += dout^T (OC,BT) . inp (BT,C)
-  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, blas_int(OC), blas_int(C), blas_int(BT), 1.0f, dout,
-              blas_int(OC), inp, blas_int(C), 1.0f, dweight, blas_int(C));
+  blas::sgemm(guard, blas::Op::T, blas::Op::N, OC, C, BT, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
 }
 
 }  // namespace lumen::model

@@ -18,7 +18,7 @@ bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0;
 }  // namespace
 
 std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text::Tokenizer& tokenizer,
-                                        const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+                                        const ProgressFn& progress) {
   std::vector<std::int32_t> out;
   const auto eot = tokenizer.find("<|endoftext|>");
   std::vector<Id> ids;
@@ -33,7 +33,7 @@ std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text:
       tokenizer.encode(std::string_view(text).substr(pos, end - pos), ids, false);
       for (const Id id : ids) out.push_back(static_cast<std::int32_t>(id));
       pos = end;
-      if (progress) progress(f.offset + pos, corpus.bytes());
+      if (progress) progress("tokenize", f.offset + pos, corpus.bytes());
     }
   }
   return out;

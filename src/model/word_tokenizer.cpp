@@ -11,11 +11,11 @@
 #include "lumen/core/read_file.hpp"
 #include "lumen/text/byte_level.hpp"
 #include "lumen/text/pretokenizer.hpp"
+#include "lumen/text/tokenizer_json.hpp"
 
 namespace lumen::model {
 
-std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_words,
-                                const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_words, const ProgressFn& progress) {
   if (max_words == 0 || max_words > (std::size_t{1} << 20))
     throw OptionError("max_words", fmt::format("{{option}} must be in 1..{} (got {})", 1 << 20, max_words));
   text::Pretokenizer pre;
@@ -28,7 +28,7 @@ std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_wor
     pre.split(textc, pieces);
     for (std::string_view p : pieces)
       if (p.size() >= 2) ++counts[std::string(p)];
-    if (progress) progress(f.offset + f.size, corpus.bytes());
+    if (progress) progress("vocabulary", f.offset + f.size, corpus.bytes());
   }
   std::vector<std::pair<std::string, std::uint64_t>> words(counts.begin(), counts.end());
   std::sort(words.begin(), words.end(), [](const auto& a, const auto& b) {
@@ -52,32 +52,8 @@ std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_wor
   }
   const std::int64_t eot = id++;
   vocab["<|endoftext|>"] = eot;
-  nlohmann::json j;
-  j["version"] = "1.0";
-  j["truncation"] = nullptr;
-  j["padding"] = nullptr;
-  j["added_tokens"] = {{{"id", eot},
-                        {"content", "<|endoftext|>"},
-                        {"single_word", false},
-                        {"lstrip", false},
-                        {"rstrip", false},
-                        {"normalized", true},
-                        {"special", true}}};
-  j["normalizer"] = nullptr;
-  j["pre_tokenizer"] = {
-      {"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", true}, {"use_regex", true}};
-  j["post_processor"] = nullptr;
-  j["decoder"] = {{"type", "ByteLevel"}, {"add_prefix_space", true}, {"trim_offsets", true}, {"use_regex", true}};
-  j["model"] = {{"type", "BPE"},
-                {"dropout", nullptr},
-                {"unk_token", nullptr},
-                {"continuing_subword_prefix", ""},
-                {"end_of_word_suffix", ""},
-                {"fuse_unk", false},
-                {"byte_fallback", false},
-                {"ignore_merges", true},
-                {"vocab", vocab},
-                {"merges", merges}};
+  const nlohmann::json j =
+      text::byte_level_bpe_json({.vocab = vocab, .merges = merges, .eot = eot, .ignore_merges = true});
   return j.dump() + "\n";
 }
 

@@ -1,10 +1,9 @@
 #include "lumen/nn/onehot.hpp"
 
-#include <cblas.h>
 #include <fmt/format.h>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::nn {
 
@@ -36,11 +35,10 @@ Matrix embed_via_onehot(const Matrix& E, std::span<const Id> ids, std::size_t th
   }
   Matrix Y(N, d, DType::f32);  // (N,d)
   if (N == 0) return Y;
-  const ScopedBlasThreads blas(threads);
+  const ScopedBlasThreads guard(threads);
   // Y (N,d) = X (N,V) . E (V,d). Every sum has one term 1*E[id,j] and V-1 exact zeros: the result is the row.
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(N), static_cast<int>(d), static_cast<int>(V),
-              1.0f, X.f32().data(), static_cast<int>(V), Ef->f32().data(), static_cast<int>(d), 0.0f,
-              Y.f32_mut().data(), static_cast<int>(d));
+  blas::sgemm(guard, blas::Op::N, blas::Op::N, N, d, V, 1.0f, X.f32().data(), V, Ef->f32().data(), d, 0.0f,
+              Y.f32_mut().data(), d);
   return Y;
 }
 

@@ -1,12 +1,11 @@
 #include "lumen/nn/output_head.hpp"
 
-#include <cblas.h>
 #include <cstring>
 #include <fmt/format.h>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::nn {
 
@@ -56,11 +55,10 @@ void OutputHead::check(std::size_t h_size, std::size_t N, std::size_t logits_siz
 void OutputHead::forward(std::span<const float> h, std::size_t N, std::span<float> logits, std::size_t threads) const {
   check(h.size(), N, logits.size());
   if (N == 0) return;
-  const int n = static_cast<int>(N), V = static_cast<int>(this->V()), d = static_cast<int>(this->d());
-  const ScopedBlasThreads blas(threads);
+  const std::size_t n = N, V = this->V(), d = this->d();
+  const ScopedBlasThreads guard(threads);
   // logits (N,V) = h (N,d) . W^T (d,V)
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, V, d, 1.0f, h.data(), d, W().f32().data(), d, 0.0f,
-              logits.data(), V);
+  blas::sgemm(guard, blas::Op::N, blas::Op::T, n, V, d, 1.0f, h.data(), d, W().f32().data(), d, 0.0f, logits.data(), V);
 }
 
 Matrix OutputHead::forward(const Matrix& h, std::size_t threads) const {
@@ -75,13 +73,13 @@ void OutputHead::backward(std::span<const float> h, std::span<const float> dlogi
   check(h.size(), N, dlogits.size());
   if (dh.size() != h.size()) throw UsageError(fmt::format("dh holds {} floats, expected {}", dh.size(), h.size()));
   if (N == 0) return;
-  const int n = static_cast<int>(N), V = static_cast<int>(this->V()), d = static_cast<int>(this->d());
-  const ScopedBlasThreads blas(threads);
+  const std::size_t n = N, V = this->V(), d = this->d();
+  const ScopedBlasThreads guard(threads);
   // dh (N,d) = dlogits (N,V) . W (V,d)
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, d, V, 1.0f, dlogits.data(), V, W().f32().data(), d, 0.0f,
-              dh.data(), d);
+  blas::sgemm(guard, blas::Op::N, blas::Op::N, n, d, V, 1.0f, dlogits.data(), V, W().f32().data(), d, 0.0f, dh.data(),
+              d);
   // dW (V,d) += dlogits^T (V,N) . h (N,d)
-  cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, V, d, n, 1.0f, dlogits.data(), V, h.data(), d, 1.0f,
+  blas::sgemm(guard, blas::Op::T, blas::Op::N, V, d, n, 1.0f, dlogits.data(), V, h.data(), d, 1.0f,
               dW().f32_mut().data(), d);
 }
 

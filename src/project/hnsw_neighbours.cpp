@@ -11,8 +11,7 @@
 
 namespace lumen::project {
 
-Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
-                           const std::function<void(std::size_t, std::size_t)>& progress) {
+Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads, const ProgressFn& progress) {
   const std::size_t n = X.rows(), d = X.cols();
   if (k == 0) throw UsageError("neighbours: k must be at least 1");
   if (k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} points", k, n));
@@ -39,7 +38,7 @@ Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
       nb.ids[i * k + j] = static_cast<std::int32_t>(f.id);
       nb.dist2[i * k + j] = f.score * f.score;
     }
-    if (progress && ((i + 1) % kReport == 0 || i + 1 == n)) progress(i + 1, n);
+    if (progress && ((i + 1) % kReport == 0 || i + 1 == n)) progress("neighbours", i + 1, n);
   }
   return nb;
 }

@@ -74,7 +74,6 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   m.sampled = sample.size();
   std::vector<Neighbours> maps;  // each map's neighbours of the sample
   // The progress of seed s of a stochastic map, its stages prefixed with the method (and "s/K" for several).
-  using ProgressFn = std::function<void(const std::string&, std::size_t, std::size_t)>;
   auto seed_progress = [&](std::string_view method, std::size_t s) -> ProgressFn {
     if (!o.progress) return nullptr;
     std::string label = o.seeds > 1 ? fmt::format("{} {}/{}: ", method, s + 1, o.seeds) : fmt::format("{}: ", method);

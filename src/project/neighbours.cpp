@@ -18,8 +18,7 @@ void check_k(std::size_t n, std::size_t k) {
 }
 }  // namespace
 
-Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads,
-                            const std::function<void(std::size_t, std::size_t)>& progress) {
+Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads, const ProgressFn& progress) {
   const std::size_t n = X.rows();
   check_k(n, k);
   if (X.dtype() != DType::f32) throw UsageError("neighbours: rows must be f32");

@@ -1,14 +1,12 @@
 #include "lumen/project/pca.hpp"
 
 #include <algorithm>
-#include <cblas.h>
 #include <cmath>
 #include <fmt/format.h>
-#include <lapacke.h>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::project {
 
@@ -44,18 +42,14 @@ void gather(const Matrix& E, std::span<const Id> rows, std::size_t b, std::size_
 
 // The top k eigenpairs of the symmetric (m, m) matrix A (upper triangle used), largest first.
 // vectors: (m, k) column j the j-th eigenvector.
-void top_eigen(std::vector<double>& A, std::size_t m, std::size_t k, std::vector<double>& values,
-               std::vector<double>& vectors) {
+void top_eigen(const ScopedBlasThreads& guard, std::vector<double>& A, std::size_t m, std::size_t k,
+               std::vector<double>& values, std::vector<double>& vectors) {
   std::vector<double> w(m), z(m * k);
-  std::vector<lapack_int> support(2 * k);
-  lapack_int found = 0;
-  const lapack_int n = static_cast<lapack_int>(m);
-  const lapack_int info =
-      LAPACKE_dsyevr(LAPACK_ROW_MAJOR, 'V', 'I', 'U', n, A.data(), n, 0.0, 0.0, n - static_cast<lapack_int>(k) + 1, n,
-                     0.0, &found, w.data(), z.data(), static_cast<lapack_int>(k), support.data());
-  if (info != 0 || static_cast<std::size_t>(found) != k)
+  std::size_t found = 0;
+  const int info = blas::dsyevr_largest(guard, m, A.data(), k, w.data(), z.data(), found);
+  if (info != 0 || found != k)
     throw Error(
-        fmt::format("PCA: the eigensolver (LAPACKE_dsyevr) failed (info {}, {} of {} eigenpairs)", info, found, k));
+        fmt::format("PCA: the eigensolver (LAPACK's dsyevr) failed (info {}, {} of {} eigenpairs)", info, found, k));
   // dsyevr returns ascending eigenvalues: reverse to largest first.
   values.assign(k, 0.0);
   vectors.assign(m * k, 0.0);
@@ -118,21 +112,19 @@ struct Spectrum {
 };
 
 // N >= d: covariance C (d, d) = Xc^T Xc / (N-1), in place (minus N mu mu^T) or block by block of centred rows.
-Spectrum covariance_spectrum(const Matrix& E, std::span<const Id> rows, std::size_t N, std::size_t k,
-                             const ColumnMoments& m, bool in_place, const std::vector<float>& mean_f32,
+Spectrum covariance_spectrum(const ScopedBlasThreads& guard, const Matrix& E, std::span<const Id> rows, std::size_t N,
+                             std::size_t k, const ColumnMoments& m, bool in_place, const std::vector<float>& mean_f32,
                              std::span<float> comp, std::size_t threads) {
   const std::size_t d = E.cols();
   std::vector<float> C(d * d, 0.0f);
   if (in_place) {
-    cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(N), 1.0f, E.f32().data(),
-                static_cast<int>(d), 0.0f, C.data(), static_cast<int>(d));
+    blas::ssyrk(guard, blas::Op::T, d, N, 1.0f, E.f32().data(), d, 0.0f, C.data(), d);
   } else {
     std::vector<float> Xc(std::min(N, kBlock) * d);
     for (std::size_t b = 0; b < N; b += kBlock) {
       const std::size_t e = std::min(N, b + kBlock);
       gather(E, rows, b, e, mean_f32.data(), Xc.data(), threads);
-      cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, static_cast<int>(d), static_cast<int>(e - b), 1.0f, Xc.data(),
-                  static_cast<int>(d), b == 0 ? 0.0f : 1.0f, C.data(), static_cast<int>(d));
+      blas::ssyrk(guard, blas::Op::T, d, e - b, 1.0f, Xc.data(), d, b == 0 ? 0.0f : 1.0f, C.data(), d);
     }
   }
   const double scale = 1.0 / static_cast<double>(N - 1);
@@ -144,7 +136,7 @@ Spectrum covariance_spectrum(const Matrix& E, std::span<const Id> rows, std::siz
   Spectrum sp;
   for (std::size_t i = 0; i < d; ++i) sp.total += A[i * d + i];
   std::vector<double> vecs;
-  top_eigen(A, d, k, sp.values, vecs);
+  top_eigen(guard, A, d, k, sp.values, vecs);
   for (std::size_t j = 0; j < k; ++j)
     for (std::size_t c = 0; c < d; ++c) comp[j * d + c] = static_cast<float>(vecs[c * k + j]);
   return sp;
@@ -152,13 +144,12 @@ Spectrum covariance_spectrum(const Matrix& E, std::span<const Id> rows, std::siz
 
 // Fewer rows than dimensions: the Gram matrix G (N, N) = Xc Xc^T has the same non-zero spectrum, and component
 // j = Xc^T u_j / |Xc^T u_j|.
-Spectrum gram_spectrum(const Matrix& E, std::span<const Id> rows, std::size_t N, std::size_t k,
-                       const std::vector<float>& mean_f32, std::span<float> comp, std::size_t threads) {
+Spectrum gram_spectrum(const ScopedBlasThreads& guard, const Matrix& E, std::span<const Id> rows, std::size_t N,
+                       std::size_t k, const std::vector<float>& mean_f32, std::span<float> comp, std::size_t threads) {
   const std::size_t d = E.cols();
   std::vector<float> Xc(N * d), G(N * N, 0.0f);
   gather(E, rows, 0, N, mean_f32.data(), Xc.data(), threads);
-  cblas_ssyrk(CblasRowMajor, CblasUpper, CblasNoTrans, static_cast<int>(N), static_cast<int>(d), 1.0f, Xc.data(),
-              static_cast<int>(d), 0.0f, G.data(), static_cast<int>(N));
+  blas::ssyrk(guard, blas::Op::N, N, d, 1.0f, Xc.data(), d, 0.0f, G.data(), N);
   const double scale = 1.0 / static_cast<double>(N - 1);
   std::vector<double> A(N * N);
   for (std::size_t i = 0; i < N; ++i)
@@ -166,7 +157,7 @@ Spectrum gram_spectrum(const Matrix& E, std::span<const Id> rows, std::size_t N,
   Spectrum sp;
   for (std::size_t i = 0; i < N; ++i) sp.total += A[i * N + i];
   std::vector<double> vecs;
-  top_eigen(A, N, k, sp.values, vecs);
+  top_eigen(guard, A, N, k, sp.values, vecs);
   for (std::size_t j = 0; j < k; ++j) {
     std::vector<double> v(d, 0.0);
     for (std::size_t i = 0; i < N; ++i) {
@@ -200,8 +191,8 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
   if (k == 0) throw UsageError("PCA: the number of components must be at least 1");
   if (N < 2) throw InputError(fmt::format("PCA needs at least 2 rows (got {})", N));
   if (k > d || k > N) throw UsageError(fmt::format("PCA: {} components asked of {} rows of dimension {}", k, N, d));
-  const ScopedBlasThreads blas(threads);
-  threads = blas.threads();
+  const ScopedBlasThreads guard(threads);
+  threads = guard.threads();
 
   Pca pca;
   const ColumnMoments m = column_moments(E, rows, N, threads);
@@ -210,8 +201,8 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
   const bool in_place = rows.empty() && E.dtype() == DType::f32 && covariance_in_place(m, N);
   pca.components = Matrix(k, d);
   auto comp = pca.components.f32_mut();
-  const Spectrum sp = N >= d ? covariance_spectrum(E, rows, N, k, m, in_place, pca.mean, comp, threads)
-                             : gram_spectrum(E, rows, N, k, pca.mean, comp, threads);
+  const Spectrum sp = N >= d ? covariance_spectrum(guard, E, rows, N, k, m, in_place, pca.mean, comp, threads)
+                             : gram_spectrum(guard, E, rows, N, k, pca.mean, comp, threads);
   fix_signs(comp, k, d);
   pca.total_variance = sp.total;
   pca.variance.resize(k);
@@ -226,15 +217,14 @@ Pca fit_pca(const Matrix& E, std::span<const Id> rows, std::size_t k, std::size_
 Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, std::size_t threads) {
   const std::size_t N = count_rows(E, rows), d = E.cols(), k = pca.k();
   if (d != pca.d()) throw InputError(fmt::format("PCA: the table has dimension {}, the components {}", d, pca.d()));
-  const ScopedBlasThreads blas(threads);
-  threads = blas.threads();
+  const ScopedBlasThreads guard(threads);
+  threads = guard.threads();
   Matrix Y(N, k);
   float* y = Y.f32_mut().data();
   const float* W = pca.components.f32().data();
   if (rows.empty() && E.dtype() == DType::f32) {
     // Y = E W^T - mu W^T: BLAS reads E in place, the constant comes off each column.
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(N), static_cast<int>(k), static_cast<int>(d),
-                1.0f, E.f32().data(), static_cast<int>(d), W, static_cast<int>(d), 0.0f, y, static_cast<int>(k));
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, N, k, d, 1.0f, E.f32().data(), d, W, d, 0.0f, y, k);
     std::vector<float> off(k);
     for (std::size_t j = 0; j < k; ++j) {
       double o = 0;
@@ -250,9 +240,7 @@ Matrix pca_transform(const Pca& pca, const Matrix& E, std::span<const Id> rows, 
     const std::size_t e = std::min(N, b + kBlock);
     gather(E, rows, b, e, pca.mean.data(), Xc.data(), threads);
     // Y[b:e] (n, k) = Xc (n, d) W^T (d, k)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(e - b), static_cast<int>(k),
-                static_cast<int>(d), 1.0f, Xc.data(), static_cast<int>(d), W, static_cast<int>(d), 0.0f, y + b * k,
-                static_cast<int>(k));
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, e - b, k, d, 1.0f, Xc.data(), d, W, d, 0.0f, y + b * k, k);
   }
   return Y;
 }

@@ -153,8 +153,9 @@ TsneResult tsne(const Matrix& X, const TsneOptions& o) {
   r.k = std::min<std::size_t>(n - 1, static_cast<std::size_t>(std::floor(3.0 * perplexity)));
   r.k = std::max<std::size_t>(r.k, 1);
   report("neighbours", 0, n);
-  r.neighbours = exact_neighbours(Xf, r.k, threads,
-                                  [&](std::size_t done, std::size_t total) { report("neighbours", done, total); });
+  r.neighbours = exact_neighbours(Xf, r.k, threads, [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+    report("neighbours", done, total);
+  });
   report("affinities", 0, n);
   const SparseP P = joint_affinities(r.neighbours, conditional_affinities(r.neighbours, perplexity, threads));
 

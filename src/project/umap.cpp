@@ -4,14 +4,13 @@
 #include <atomic>
 #include <cmath>
 #include <fmt/format.h>
-#include <lapacke.h>
 #include <limits>
 #include <numeric>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 
 namespace lumen::project {
 
@@ -195,10 +194,8 @@ bool spectral_start(const Graph& g, std::size_t n, std::vector<double>& Y) {
   for (std::size_t r = 0; r < block; ++r)
     for (std::size_t c = 0; c < block; ++c)
       H[r * block + c] = std::inner_product(V[r].begin(), V[r].end(), AV[c].begin(), 0.0);
-  const ScopedBlasThreads blas(1);  // a block x block matrix: no work to share
-  if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', static_cast<lapack_int>(block), H.data(),
-                    static_cast<lapack_int>(block), ev.data()) != 0)
-    return false;
+  const ScopedBlasThreads guard(1);  // a block x block matrix: no work to share
+  if (blas::dsyev(guard, true, block, H.data(), ev.data()) != 0) return false;
   Y.assign(2 * n, 0.0);
   for (std::size_t axis = 0; axis < std::min<std::size_t>(2, block); ++axis) {
     const std::size_t col = block - 1 - axis;  // ascending eigenvalues: the largest last
@@ -248,7 +245,9 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
   if (o.knn != "auto" && o.knn != "exact" && o.knn != "hnsw")
     throw OptionError("knn", fmt::format("UMAP: {{option}} '{}' is not exact, hnsw or auto", o.knn));
   r.hnsw = o.knn == "hnsw" || (o.knn == "auto" && n > o.exact_up_to);
-  const auto knn_progress = [&](std::size_t done, std::size_t total) { report("neighbours", done, total); };
+  const auto knn_progress = [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+    report("neighbours", done, total);
+  };
   r.neighbours = r.hnsw ? hnsw_neighbours(*points, o.neighbors - 1, o.threads, knn_progress)
                         : exact_neighbours(*points, o.neighbors - 1, o.threads, knn_progress);
   report("graph", 0, 1);

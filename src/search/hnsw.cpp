@@ -189,7 +189,7 @@ HnswIndex HnswIndex::build(const Searcher& s, Metric m, std::size_t rows, const 
   for (std::size_t i = 0; i < n; ++i) {
     const Id r = static_cast<Id>(i);
     impl->graph->addPoint(stored_vector(s, m, r).data(), static_cast<hnswlib::labeltype>(r));
-    if (o.on_progress && ((i & 255) == 0 || i + 1 == n)) o.on_progress(i + 1, n);
+    if (o.on_progress && ((i & 255) == 0 || i + 1 == n)) o.on_progress("HNSW index", i + 1, n);
   }
   return HnswIndex(s, m, std::move(impl));
 }

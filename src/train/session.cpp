@@ -78,10 +78,10 @@ Plan plan_outputs(const SessionOutputs& out) {
 Vocab count_vocab(const Corpus& corpus, const SessionCorpus& c, const text::WordSplitOptions& tokenizer,
                   std::uint64_t end_byte, VocabStats* stats, const SessionControl& control) {
   const std::uint64_t total = end_byte > 0 ? end_byte : corpus.bytes();
-  auto report = [&](std::uint64_t bytes) {
+  auto report = [&](const std::string&, std::uint64_t bytes, std::uint64_t) {
     if (control.on_progress) control.on_progress({SessionPhase::vocabulary, bytes, total, {}});
   };
-  report(0);
+  report("vocabulary", 0, total);
   return build_vocab(corpus, text::WordSplitter(tokenizer), {c.min_count, c.max_vocab, end_byte}, stats, report);
 }
 

@@ -27,7 +27,7 @@ struct Hash {
 }  // namespace
 
 Vocab build_vocab(const Corpus& corpus, const text::WordSplitter& tokenizer, const VocabOptions& options,
-                  VocabStats* stats, const std::function<void(std::uint64_t)>& progress) {
+                  VocabStats* stats, const ProgressFn& progress) {
   std::unordered_map<std::string, Entry, Hash, std::equal_to<>> counts;
   CorpusReader reader(corpus, tokenizer, 0, options.end_byte == 0 ? corpus.bytes() : options.end_byte, true);
   Sentence s;
@@ -47,7 +47,8 @@ Vocab build_vocab(const Corpus& corpus, const text::WordSplitter& tokenizer, con
       std::erase_if(counts, [&](const auto& kv) { return kv.second.count <= min_reduce; });
       ++min_reduce;
     }
-    if (progress && (++lines & 1023) == 0) progress(reader.position());
+    if (progress && (++lines & 1023) == 0)
+      progress("vocabulary", reader.position(), options.end_byte == 0 ? corpus.bytes() : options.end_byte);
   }
   struct Row {
     const std::string* word;

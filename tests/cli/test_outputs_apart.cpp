@@ -20,6 +20,7 @@
 
 #include "cli_run.hpp"
 #include "support/temp_dir.hpp"
+#include "train_fixtures.hpp"
 
 namespace fs = std::filesystem;
 
@@ -38,20 +39,9 @@ struct Dir : lumen::test::TempDir {
   Dir() : TempDir("lumen-cli-apart") {}
 };
 
-void write_corpus(const std::string& p, int sentences) {
-  const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "home"};
-  std::ofstream out(p);
-  unsigned x = 12345;
-  for (int s = 0; s < sentences; ++s) {
-    for (int i = 0; i < 8; ++i) {
-      x = x * 1103515245u + 12345u;
-      out << (i ? " " : "") << words[(x >> 16) % 10];
-    }
-    out << ".\n";
-  }
-}
+void write_corpus(const std::string& p, int sentences) { lumen_cli::write_ten_word_corpus(p, sentences); }
 
-const std::string kTiny = " --layers 1 --d-model 8 --heads 2 --context 8 --batch 2 --eval-batches 1 --threads 1";
+const std::string& kTiny = lumen_cli::kTinyGpt;
 
 // Exit 2, the message naming both paths, the input's bytes as they were.
 void expect_refused(const Run& r, const std::string& output, const std::string& input, const std::string& path,
@@ -63,25 +53,7 @@ void expect_refused(const Run& r, const std::string& output, const std::string& 
   EXPECT_EQ(read_file(path), bytes) << path << " was changed";
 }
 
-// Runs lumen with args, sends SIGINT once `ckpt` exists, and returns the exit status.
-int interrupted_run(const std::vector<std::string>& args, const std::string& ckpt) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
-    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
-    std::vector<char*> argv{const_cast<char*>("lumen"), const_cast<char*>("-q")};  // NOLINT
-    for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));       // NOLINT
-    argv.push_back(nullptr);
-    execv(kLumen.c_str(), argv.data());
-    _exit(127);
-  }
-  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using lumen_cli::interrupted_run;
 
 // `train gpt y.ckpt -o y`: the default checkpoint OUT.ckpt is the corpus. The old code wrote its checkpoints over
 // it and removed it at the end (with --checkpoint-every; on Ctrl-C without).

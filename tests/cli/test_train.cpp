@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli_run.hpp"
+#include "train_fixtures.hpp"
 
 #include <array>
 #include <chrono>
@@ -26,12 +27,7 @@ const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using Run = lumen_cli::CliRun;
 Run run(const std::string& args, const std::string& env = "") { return lumen_cli::run_cli(args, {.env = env}); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string slurp(const fs::path& p) { return lumen::test::read_file(p.string()); }
 
 // Sentences about animals or about politics, never both.
 void write_corpus(const fs::path& p, int sentences) {
@@ -49,13 +45,8 @@ void write_corpus(const fs::path& p, int sentences) {
   }
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() : path(fs::temp_directory_path() / ("lumen-cli-train-" + std::to_string(getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : lumen_cli::TestDir {
+  TempDir() : TestDir("lumen-cli-train") {}
 };
 
 TEST(CliTrain, Word2vecWritesTableAndCounts) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "train_fixtures.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,57 +26,13 @@ const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using Run = lumen_cli::CliRun;
 Run run(const std::string& args) { return lumen_cli::run_cli(args); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_corpus(const fs::path& p, int sentences) {
-  const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "home"};
-  std::ofstream out(p);
-  unsigned x = 12345;
-  for (int s = 0; s < sentences; ++s) {
-    for (int i = 0; i < 8; ++i) {
-      x = x * 1103515245u + 12345u;
-      out << (i ? " " : "") << words[(x >> 16) % 10];
-    }
-    out << ".\n";
-  }
-}
-
-struct TempDir {
-  fs::path path;
-  TempDir() : path(fs::temp_directory_path() / ("lumen-cli-train-gpt-" + std::to_string(getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
+std::string slurp(const fs::path& p) { return lumen::test::read_file(p.string()); }
+void write_corpus(const fs::path& p, int sentences) { lumen_cli::write_ten_word_corpus(p, sentences); }
+struct TempDir : lumen_cli::TestDir {
+  TempDir() : TestDir("lumen-cli-train-gpt") {}
 };
-
-// Runs lumen with args, sends SIGINT once `ckpt` exists (its first periodic checkpoint: training runs), and returns
-// the exit status.
-int interrupted_run(const std::vector<std::string>& args, const std::string& ckpt) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
-    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
-    std::vector<char*> argv{const_cast<char*>("lumen"), const_cast<char*>("-q")};  // NOLINT
-    for (const auto& s : args) argv.push_back(const_cast<char*>(s.c_str()));       // NOLINT
-    argv.push_back(nullptr);
-    execv(kLumen.c_str(), argv.data());
-    _exit(127);
-  }
-  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-const std::string kTiny = " --layers 1 --d-model 8 --heads 2 --context 8 --batch 2 --eval-batches 1 --threads 1";
+using lumen_cli::interrupted_run;
+const std::string& kTiny = lumen_cli::kTinyGpt;
 
 TEST(CliTrainGpt, WritesAHuggingFaceDirectoryThatLumenOpens) {
   TempDir d;

@@ -57,7 +57,7 @@ TEST(ModelGenerate, AStopKeepsTheTokensMadeSoFar) {
   o.seed = 3;
   std::atomic<bool> stop{false};
   o.stop = &stop;
-  const auto made = model::generate(m, {1, 2, 3}, o, [&](std::size_t done, std::size_t) {
+  const auto made = model::generate(m, {1, 2, 3}, o, [&](const std::string&, std::uint64_t done, std::uint64_t) {
     if (done == 5) stop = true;
   });
   ASSERT_EQ(made.size(), 5u);

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
-#include <cblas.h>
 #include <cmath>
 #include <cstring>
 
 #include "helpers.hpp"
 #include "lumen/core/error.hpp"
+#include "lumen/linalg/blas_threads.hpp"
 #include "lumen/train/lm.hpp"
 #include "lumen/train/vocabulary.hpp"
 
@@ -102,10 +102,11 @@ TEST(LanguageModel, EvaluationIgnoresTheBlasThreadCountLeftBehind) {
   Fixture f("lm-blas");
   LanguageModel lm(f.corpus, f.words, small(true));
   lm.train();
-  openblas_set_num_threads(1);
-  const double one = lm.evaluate().heldout_loss;
-  openblas_set_num_threads(2);
-  const double two = lm.evaluate().heldout_loss;
+  const auto left_behind = [&](std::size_t count) {  // a caller's guard still in force around the call
+    const ScopedBlasThreads earlier(count);
+    return lm.evaluate().heldout_loss;
+  };
+  const double one = left_behind(1), two = left_behind(2);
   EXPECT_EQ(one, two);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/eval/analogy_set.hpp"
 
@@ -24,7 +25,7 @@ struct AnalogyOptions {
   std::size_t threads = 0;            // 0: lumen::default_threads()
   bool keep_predictions = false;      // fill AnalogyResult::predictions
   // Called now and then with (rows done, rows total) while the table is scanned.
-  std::function<void(std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 struct AnalogyTally {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/eval/procrustes.hpp"
 
@@ -38,7 +39,7 @@ struct CompareOptions {
   std::size_t moved = 10;   // how many of the most changed words to list
   std::size_t threads = 0;  // 0: the default
   // (stage, done, total): stage "neighbours A", "neighbours B" or "products".
-  std::function<void(const std::string&, std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 struct NamedNeighbour {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/progress.hpp"
 
 namespace lumen::eval {
 
@@ -22,11 +23,10 @@ struct NeighbourLists {
 // progress(done, queries) after each batch. From 4096 rows and d >= 64 (every row finite and non-zero) through the
 // low-rank bound of pruned_neighbours.hpp, which gives the same lists; otherwise cosine_neighbours_scan.
 NeighbourLists cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
-                                 const std::function<void(std::size_t, std::size_t)>& progress = {},
-                                 const std::vector<std::int32_t>* queries = nullptr);
+                                 const ProgressFn& progress = {}, const std::vector<std::int32_t>* queries = nullptr);
 // The same by lumen::search's batch top-k over every row (all pairs): the reference the pruned path is tested on.
 NeighbourLists cosine_neighbours_scan(const Matrix& X, std::size_t k, std::size_t threads = 0,
-                                      const std::function<void(std::size_t, std::size_t)>& progress = {},
+                                      const ProgressFn& progress = {},
                                       const std::vector<std::int32_t>* queries = nullptr);
 
 // |a.row(i) ∩ b.row(i)| / k for every row i. Both lists over the same n rows, with the same k.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/core/table.hpp"
 #include "lumen/eval/label_set.hpp"
 #include "lumen/eval/logistic.hpp"
@@ -21,7 +22,7 @@ struct ProbeOptions {
   std::uint64_t seed = 1;    // the folds and the control task's shuffle
   // (stage, done, total): stage "probe" or "control" (the chain whose fit just ended), counted in fits over
   // both chains (total 2 x folds). The probe and control chains may run on two threads; calls never overlap.
-  std::function<void(const std::string&, std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 // Accuracy per fold of k-fold cross-validation with the given folds: fold[i] in [0, folds) is the fold row i is

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/eval/neighbour_overlap.hpp"
 
 namespace lumen::eval {
@@ -32,8 +33,7 @@ bool prunable(const Matrix& X);
 // 8192 rows), or when the first block of queries rescores more
 // than that share of the rows on average; the all-pairs scan is then faster.
 NeighbourLists pruned_cosine_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
-                                        const std::function<void(std::size_t, std::size_t)>& progress = {},
-                                        PruneStats* stats = nullptr, double max_share = 1.0,
-                                        const std::vector<std::int32_t>* queries = nullptr);
+                                        const ProgressFn& progress = {}, PruneStats* stats = nullptr,
+                                        double max_share = 1.0, const std::vector<std::int32_t>* queries = nullptr);
 
 }  // namespace lumen::eval

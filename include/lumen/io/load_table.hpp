@@ -35,8 +35,9 @@ struct LoadedTable {
 // does, and InputError when the default table is asked for and not built.
 LoadedTable load_table(const TableRequest& request, LoadReport& report);
 
-// The default table: $LUMEN_DEFAULT_TABLE if set, else BUILD_DIR/default/brown.vec (made by
-// scripts/make-default-table.sh). require_default_table() throws InputError saying how to build it if missing.
+// The default table: $LUMEN_DEFAULT_TABLE if set, else the one the face found (core/data_paths.hpp:
+// BUILD_DIR/default/brown.vec, made by scripts/make-default-table.sh); empty if none is known. require_default_table()
+// throws InputError saying how to build it if missing.
 std::string default_table_path();
 std::string require_default_table();
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/model/transformer.hpp"
 
 namespace lumen::model {
@@ -27,8 +28,7 @@ std::string checkpoint_dir(const std::string& path);
 // Throws IoError (unreadable), ParseError (malformed file), InputError naming the file and the tensor for a missing
 // or extra tensor, a shape that disagrees with config.json, an unsupported dtype, or a NaN or infinite weight.
 // progress(done, total) is called per tensor.
-Transformer load_checkpoint(const std::string& path, LoadReport* report = nullptr,
-                            const std::function<void(std::size_t, std::size_t)>& progress = {});
+Transformer load_checkpoint(const std::string& path, LoadReport* report = nullptr, const ProgressFn& progress = {});
 
 // The loader over bytes in memory: config.json text and one safetensors file (fuzzing, tests).
 Transformer load_checkpoint_from_memory(std::string_view config_json, std::string_view safetensors,

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/model/transformer.hpp"
 
 namespace lumen::model {
@@ -33,7 +34,7 @@ struct SampleOptions {
 // empty prompt. progress(done, total) after each token. No KV cache: each step runs the window again (O(T^2) per
 // token).
 std::vector<std::int32_t> generate(const Transformer& model, std::vector<std::int32_t> ids, const SampleOptions& opt,
-                                   const std::function<void(std::size_t, std::size_t)>& progress = {});
+                                   const ProgressFn& progress = {});
 
 struct Perplexity {
   std::size_t tokens = 0;   // tokens predicted (all but the first)
@@ -48,6 +49,6 @@ struct Perplexity {
 // reaches it, so every prediction after the first window sees at least context - stride tokens before it.
 // Throws InputError for n < 2, UsageError for stride >= context (when the text needs more than one window).
 Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>& ids, std::size_t stride = 0,
-                      std::size_t threads = 0, const std::function<void(std::size_t, std::size_t)>& progress = {});
+                      std::size_t threads = 0, const ProgressFn& progress = {});
 
 }  // namespace lumen::model

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/text/tokenizer.hpp"
 #include "lumen/train/corpus.hpp"
@@ -22,6 +23,6 @@ struct TrainingTokenizer {
 // options.tokenizer and options.max_words as check_gpt_train_options allows. progress(bytes done, total) while a
 // word vocabulary is counted. Throws InputError when GPT-2's files are not there, IoError for an unreadable corpus.
 TrainingTokenizer training_tokenizer(const train::Corpus& corpus, const GptTrainOptions& options,
-                                     const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+                                     const ProgressFn& progress = {});
 
 }  // namespace lumen::model

@@ -8,7 +8,8 @@
 // attention probabilities when asked). The backward passes (GPT-2's shape: LayerNorm, learned positions, GELU,
 // attention with grouped-query heads) sit beside their forwards; each ACCUMULATES (+=) into the gradients it is
 // given, as llm.c's do, so the caller zeroes them once per step. d<name> is the gradient of the loss w.r.t. <name>.
-// The GEMMs go through OpenBLAS (cblas_sgemm) inside a ScopedBlasThreads; `threads` = 0 is the default count.
+// The GEMMs go through OpenBLAS (linalg/blas.hpp's sgemm) inside a ScopedBlasThreads; `threads` = 0 is the default
+// count.
 #include <cstddef>
 #include <cstdint>
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/text/tokenizer.hpp"
 #include "lumen/train/corpus.hpp"
 
@@ -12,6 +13,6 @@ namespace lumen::model {
 
 // progress(bytes done, bytes total) as it goes. Throws IoError if a file cannot be read.
 std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text::Tokenizer& tokenizer,
-                                        const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+                                        const ProgressFn& progress = {});
 
 }  // namespace lumen::model

@@ -9,13 +9,13 @@
 #include <functional>
 #include <string>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/train/corpus.hpp"
 
 namespace lumen::model {
 
 // The tokenizer.json text. Deterministic for a corpus (ties in count broken by the bytes). progress(bytes done,
 // total). Throws IoError if a file cannot be read, OptionError ("max_words") for max_words 0 or over 2^20.
-std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_words,
-                                const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+std::string word_tokenizer_json(const train::Corpus& corpus, std::size_t max_words, const ProgressFn& progress = {});
 
 }  // namespace lumen::model

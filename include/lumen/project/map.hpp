@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/progress.hpp"
 #include "lumen/core/vocab.hpp"
 
 namespace lumen::project {
@@ -35,7 +36,7 @@ struct MapOptions {
   std::size_t sample = 5000;  // honesty numbers over at most this many points (seeded sample; 0: none)
   std::size_t threads = 0;
   // (stage, done, total), stage e.g. "t-SNE 2/3: optimise".
-  std::function<void(const std::string&, std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 struct Map {

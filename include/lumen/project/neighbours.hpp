@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/progress.hpp"
 
 namespace lumen::project {
 
@@ -20,14 +21,12 @@ struct Neighbours {
 
 // X (n, d) f32. k < n. Exact, through lumen::search's batch top-k (GEMM, then exact rescoring);
 // progress(done, n) after each batch of queries.
-Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
-                            const std::function<void(std::size_t, std::size_t)>& progress = {});
+Neighbours exact_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0, const ProgressFn& progress = {});
 
 // The same from lumen's HNSW index (search/hnsw.hpp, M 16, ef_construction 100, search breadth max(64, 2k)):
 // approximate (a neighbour the graph misses is replaced by the next it finds), with exact distances; far faster than
 // the exact product for large n. Built on one thread (see HnswIndex::build). progress(done, n) as queries finish.
-Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0,
-                           const std::function<void(std::size_t, std::size_t)>& progress = {});
+Neighbours hnsw_neighbours(const Matrix& X, std::size_t k, std::size_t threads = 0, const ProgressFn& progress = {});
 
 // The k nearest map points of each of `queries` among all n points of a two-dimensional map Y (n, 2),
 // itself excluded. Brute force per query (cheap in two dimensions).

@@ -27,7 +27,7 @@ struct TsneOptions {
   bool cosine = false;             // neighbours by cosine (rows unit-normalised first) instead of Euclidean
   std::size_t threads = 0;         // 0: the default
   // Called now and then with (stage, done, total): stage is "neighbours", "affinities" or "optimise".
-  std::function<void(const std::string&, std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 struct TsneResult {
@@ -55,6 +55,7 @@ double tsne_kl(const SparseP& P, const std::vector<float>& Y, std::size_t thread
 
 }  // namespace lumen::project
 
+#include "lumen/core/progress.hpp"
 #include "lumen/core/simd.hpp"
 #include "lumen/project/tsne_kernels.hpp"
 

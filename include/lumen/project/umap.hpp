@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/progress.hpp"
 #include "lumen/project/neighbours.hpp"
 
 namespace lumen::project {
@@ -32,7 +33,7 @@ struct UmapOptions {
   std::size_t exact_up_to = 20000;
   std::size_t threads = 0;  // 0: the default; 1: the same map for a seed every time (more: lock-free, faster)
   // (stage, done, total): stage "neighbours", "graph", "start" or "layout" (epochs).
-  std::function<void(const std::string&, std::size_t, std::size_t)> progress;
+  ProgressFn progress;
 };
 
 struct UmapResult {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/search/metric.hpp"
 #include "lumen/search/neighbour.hpp"
 #include "lumen/search/searcher.hpp"
@@ -22,7 +23,7 @@ struct HnswOptions {
   std::size_t ef_construction = 200;  // candidate list while building
   std::uint64_t seed = 100;           // level assignment
   // Called now and then while building with (rows indexed, rows in all).
-  std::function<void(std::size_t done, std::size_t total)> on_progress;
+  ProgressFn on_progress;  // stage "HNSW index"
 };
 
 class HnswIndex {

