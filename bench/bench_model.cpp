@@ -109,15 +109,8 @@ void BM_SgemmPeak(benchmark::State& state) {
 
 // One optimizer step of the tiny GPT: what `lumen train gpt` repeats.
 void train_step(benchmark::State& state, bool tied) {
-  lumen::nn::ModelShape s;
-  s.V = 50257;
-  s.d = 128;
-  s.layers = 4;
-  s.heads = 4;
-  s.kv_heads = 4;
-  s.ffn = 512;
-  s.context = 128;
-  s.tied = tied;
+  const lumen::nn::ModelShape s{
+      .V = 50257, .d = 128, .layers = 4, .heads = 4, .kv_heads = 4, .ffn = 512, .context = 128, .tied = tied};
   const std::size_t B = 8, T = 128, n = threads();
   lumen::model::Weights w = lumen::model::gpt2_init(s, 1);
   lumen::model::Weights g = lumen::model::zeros_like(w);

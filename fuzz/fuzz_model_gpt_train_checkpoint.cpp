@@ -31,17 +31,16 @@ struct World {
     fs::create_directories(dir);
     for (int i = 0; i < 400; ++i) tokens.push_back((i * 7 + i / 13) % 11);
     for (bool tie : {true, false}) {
-      GptTrainOptions o;
-      o.layers = 1;
-      o.d_model = 4;
-      o.heads = 2;
-      o.context = 4;
-      o.batch = 2;
-      o.steps = 4;
-      o.eval_every = 2;
-      o.eval_batches = 1;
-      o.threads = 1;
-      o.tie = tie;
+      const GptTrainOptions o{.layers = 1,
+                              .d_model = 4,
+                              .heads = 2,
+                              .context = 4,
+                              .tie = tie,
+                              .steps = 4,
+                              .batch = 2,
+                              .eval_every = 2,
+                              .eval_batches = 1,
+                              .threads = 1};
       GptTrainer t(tokens, 11, o);
       std::atomic<bool> stop{false};
       lumen::train::TrainControl c;

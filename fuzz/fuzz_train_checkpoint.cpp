@@ -40,12 +40,7 @@ struct World {
     wo.epochs = 1;
     wo.threads = 1;
     Word2Vec(corpus, words, wo).save_checkpoint((dir / "w.ckpt").string());
-    LmOptions lo;
-    lo.context = 2;
-    lo.dim = 4;
-    lo.hidden = 5;
-    lo.batch = 4;
-    lo.epochs = 1;
+    const LmOptions lo{.context = 2, .dim = 4, .hidden = 5, .batch = 4, .epochs = 1};
     const lumen::Vocab lm_words = build_vocab(corpus, lumen::text::WordSplitter(),
                                               {.min_count = 1, .end_byte = LanguageModel::train_end(corpus, 0.1)});
     LanguageModel(corpus, lm_words, lo).save_checkpoint((dir / "l.ckpt").string());

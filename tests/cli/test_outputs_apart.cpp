@@ -26,7 +26,6 @@ namespace fs = std::filesystem;
 
 namespace test_outputs_apart {
 
-const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using lumen::test::read_file;
 using Run = lumen_cli::CliRun;
 Run run(const std::string& args, const std::string& cwd = "") {
@@ -169,9 +168,7 @@ TEST(CliOutputsApart, TrainGptResumeNotesTheOptionsItDoesNotUse) {
   write_corpus(d / "c.txt", 300);
   const std::string c = d / "c.txt", out = d / "r";
   const int code = interrupted_run(
-      {"train", "gpt",         c,    "-o",      out,   "--layers",           "1", "--d-model", "8", "--heads",
-       "2",     "--context",   "8",  "--batch", "2",   "--eval-batches",     "1", "--threads", "1", "--tokenizer",
-       "words", "--max-words", "20", "--steps", "400", "--checkpoint-every", "1"},
+      "train gpt " + c + " -o " + out + kTiny + " --tokenizer words --max-words 20 --steps 400 --checkpoint-every 1",
       out + ".ckpt");
   if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
   ASSERT_EQ(code, 130);

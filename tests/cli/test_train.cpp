@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
 
 namespace test_train {
 
-const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
-
 using Run = lumen_cli::CliRun;
 Run run(const std::string& args, const std::string& env = "") { return lumen_cli::run_cli(args, {.env = env}); }
 
@@ -94,23 +92,13 @@ TEST(CliTrain, CtrlCWritesCheckpointAndResumeMatchesStraightRun) {
   ASSERT_EQ(run("train word2vec " + c + " -o " + straight + opts).code, 0);
 
   const auto ckpt = resumed + ".ckpt";
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    freopen("/dev/null", "w", stderr);
-    // Periodic checkpoints change nothing in the result; the first one tells the test that training runs.
-    execl(kLumen.c_str(), "lumen", "-q", "train", "word2vec", c.c_str(), "-o", resumed.c_str(), "--dim", "16",
-          "--epochs", "20", "--min-count", "1", "--threads", "1", "--seed", "3", "--checkpoint-every", "20000",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  for (int i = 0; i < 2000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  if (WEXITSTATUS(status) == 0) GTEST_SKIP() << "training finished before the signal arrived";
-  ASSERT_EQ(WEXITSTATUS(status), 130);
+  // Periodic checkpoints change nothing in the result; the first one tells the test that training runs.
+  const int code = lumen_cli::interrupted_run("train word2vec " + c + " -o " + resumed +
+                                                  " --dim 16 --epochs 20 --min-count 1 --threads 1 --seed 3"
+                                                  " --checkpoint-every 20000",
+                                              ckpt);
+  if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(code, 130);
   ASSERT_TRUE(fs::exists(ckpt));
   EXPECT_FALSE(fs::exists(resumed));
   auto r = run("train word2vec --resume " + ckpt + " " + c + " -o " + resumed);

@@ -22,7 +22,6 @@ namespace fs = std::filesystem;
 
 namespace test_train_gpt {
 
-const std::string kLumen = LUMEN_BINARY_DIR "/lumen";
 using Run = lumen_cli::CliRun;
 Run run(const std::string& args) { return lumen_cli::run_cli(args); }
 
@@ -73,23 +72,10 @@ TEST(CliTrainGpt, CtrlCWritesCheckpointAndResumeMatchesStraightRun) {
   const auto straight = (d.path / "straight").string(), resumed = (d.path / "resumed").string();
   ASSERT_EQ(run("train gpt " + c + " -o " + straight + kTiny + " --steps 30 --eval-every 10").code, 0);
   const auto ckpt = resumed + ".ckpt";
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
-    if (std::freopen("/dev/null", "w", stdout) == nullptr) _exit(126);
-    execl(kLumen.c_str(), "lumen", "-q", "train", "gpt", c.c_str(), "-o", resumed.c_str(), "--layers", "1", "--d-model",
-          "8", "--heads", "2", "--context", "8", "--batch", "2", "--eval-batches", "1", "--threads", "1", "--steps",
-          "30", "--eval-every", "10", "--checkpoint-every", "3", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  for (int i = 0; i < 5000 && !fs::exists(ckpt); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  if (WEXITSTATUS(status) == 0) GTEST_SKIP() << "training finished before the signal arrived";
-  ASSERT_EQ(WEXITSTATUS(status), 130);
+  const int code = interrupted_run(
+      "train gpt " + c + " -o " + resumed + kTiny + " --steps 30 --eval-every 10 --checkpoint-every 3", ckpt);
+  if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
+  ASSERT_EQ(code, 130);
   ASSERT_TRUE(fs::exists(ckpt));
   EXPECT_FALSE(fs::exists(fs::path(resumed) / "model.safetensors"));
   const auto r = run("train gpt --resume " + ckpt + " " + c + " -o " + resumed);
@@ -119,9 +105,7 @@ TEST(CliTrainGpt, WordsTokenizerAndItsResume) {
   const auto straight = (d.path / "s").string(), resumed = (d.path / "r").string();
   ASSERT_EQ(run("train gpt " + c + " -o " + straight + kTiny + " --tokenizer words --max-words 20 --steps 30").code, 0);
   const int code = interrupted_run(
-      {"train", "gpt",         c,    "-o",      resumed, "--layers",           "1", "--d-model", "8", "--heads",
-       "2",     "--context",   "8",  "--batch", "2",     "--eval-batches",     "1", "--threads", "1", "--tokenizer",
-       "words", "--max-words", "20", "--steps", "30",    "--checkpoint-every", "3"},
+      "train gpt " + c + " -o " + resumed + kTiny + " --tokenizer words --max-words 20 --steps 30 --checkpoint-every 3",
       resumed + ".ckpt");
   if (code == 0) GTEST_SKIP() << "training finished before the signal arrived";
   ASSERT_EQ(code, 130);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,6 +66,14 @@ inline int interrupted_run(const std::vector<std::string>& args, const std::stri
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The same with the arguments as one line, split at spaces (the tests' paths have none).
+inline int interrupted_run(const std::string& args, const std::string& ckpt) {
+  std::vector<std::string> words;
+  std::istringstream in(args);
+  for (std::string w; in >> w;) words.push_back(w);
+  return interrupted_run(words, ckpt);
 }
 
 }  // namespace lumen_cli

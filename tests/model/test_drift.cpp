@@ -5,20 +5,23 @@
 #include <cmath>
 
 #include "checkpoint_edit.hpp"
+#include "gpt2_fixture.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
+#include "lumen/model/drift_json.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 
 using namespace lumen;
 using lumen::model::testing::fixture_dir;
 
 namespace test_drift {
-const std::vector<std::string> kContexts = {"the river bank was muddy", "the bank approved the loan"};
+const auto& kContexts = model::testing::kBankContexts;
 
 TEST(ModelDrift, LayerZeroIsTheLookupPlusPosition) {
-  const auto m = model::load_checkpoint(fixture_dir("gpt2"));
-  const auto tok = model::tokenizer_for(m, fixture_dir("gpt2"));
+  const model::testing::Gpt2Fixture f;
+  const auto& m = f.m;
+  const auto& tok = f.tok;
   const model::Drift d = model::drift(m, *tok, "bank", kContexts, 3);
   ASSERT_EQ(d.cosine.size(), 3u);
   ASSERT_EQ(d.occurrences.size(), 2u);
@@ -65,8 +68,9 @@ TEST(ModelDrift, RopeLayerZeroIsIdenticalAndSpellingsAgree) {
 }
 
 TEST(ModelDrift, ErrorsAndPicture) {
-  const auto m = model::load_checkpoint(fixture_dir("gpt2"));
-  const auto tok = model::tokenizer_for(m, fixture_dir("gpt2"));
+  const model::testing::Gpt2Fixture f;
+  const auto& m = f.m;
+  const auto& tok = f.tok;
   EXPECT_THROW(model::drift(m, *tok, "money", kContexts), InputError);
   EXPECT_THROW(model::drift(m, *tok, "bank", {"the bank"}), UsageError);
   EXPECT_THROW(model::drift(m, *tok, "bank", {"the bank", "a bank", "one bank"}), UsageError);
@@ -88,6 +92,66 @@ TEST(ModelDrift, ErrorsAndPicture) {
   EXPECT_EQ(png.substr(1, 3), "PNG");
   const std::string svg = model::render_drift(d, *tok, project::PlotFormat::svg);
   EXPECT_NE(svg.find("<svg"), std::string::npos);
+}
+
+// Figure 3 as JSON: the schema `lumen drift --json` and the explorer's /api/drift share.
+TEST(ModelDriftJson, EveryNumberOfTheDriftInItsPlace) {
+  const model::testing::Gpt2Fixture f;
+  const auto& m = f.m;
+  const auto& tok = f.tok;
+  const model::Drift d = model::drift(m, *tok, "bank", kContexts, 4);
+  const nlohmann::json j = model::drift_json(d, *tok);
+  EXPECT_EQ(j["token"], "\u2423bank");
+  ASSERT_EQ(j["contexts"].size(), 2u);
+  EXPECT_EQ(j["contexts"][1]["text"], kContexts[1]);
+  EXPECT_EQ(j["contexts"][0]["position"], 2);
+  EXPECT_EQ(j["contexts"][1]["position"], 1);
+  EXPECT_EQ(j["contexts"][0]["id"], d.occurrences[0].token);
+  EXPECT_EQ(j["contexts"][0]["ids"].size(), d.occurrences[0].ids.size());
+  const std::size_t L = d.cosine.size();
+  ASSERT_EQ(j["layers"].size(), L);
+  for (std::size_t l = 0; l < L; ++l) {
+    EXPECT_EQ(j["layers"][l]["layer"], l);
+    EXPECT_DOUBLE_EQ(j["layers"][l]["cosine"].get<double>(), d.cosine[l]);
+    for (std::size_t o = 0; o < 2; ++o) {
+      const auto& c = j["layers"][l]["contexts"][o];
+      ASSERT_EQ(c["nearest"].size(), 4u);
+      ASSERT_EQ(c["lens"].size(), 4u);
+      EXPECT_EQ(c["nearest"][0]["id"], d.occurrences[o].nearest[l][0].id);
+      EXPECT_EQ(c["nearest"][0]["token"], tok->label(d.occurrences[o].nearest[l][0].id));
+      EXPECT_DOUBLE_EQ(c["nearest"][0]["cosine"].get<double>(), d.occurrences[o].nearest[l][0].cosine);
+      EXPECT_EQ(c["lens"][3]["id"], d.occurrences[o].lens[l][3].id);
+      EXPECT_NEAR(c["lens"][3]["prob"].get<double>(), d.occurrences[o].lens[l][3].prob, 1e-12);
+    }
+  }
+  EXPECT_TRUE(j["layer0"]["learned_positions"].get<bool>());
+  EXPECT_TRUE(j["layer0"]["same_token"].get<bool>());
+  EXPECT_DOUBLE_EQ(j["layer0"]["position_term_norm"].get<double>(), d.position_term_norm);
+  ASSERT_EQ(j["pca_variance_ratio"].size(), 2u);
+  // The PCA points, nested per context and layer, are Drift::pca_xy in its order (context 0's layers first).
+  ASSERT_EQ(j["pca_xy"].size(), 2u);
+  for (std::size_t o = 0; o < 2; ++o) {
+    ASSERT_EQ(j["pca_xy"][o].size(), L);
+    for (std::size_t l = 0; l < L; ++l) {
+      EXPECT_FLOAT_EQ(j["pca_xy"][o][l][0].get<float>(), d.pca_xy[(o * L + l) * 2]);
+      EXPECT_FLOAT_EQ(j["pca_xy"][o][l][1].get<float>(), d.pca_xy[(o * L + l) * 2 + 1]);
+    }
+  }
+}
+
+TEST(ModelDriftJson, SitesAreCheckedAsDriftChecksThem) {
+  const model::testing::Gpt2Fixture f;
+  const auto& m = f.m;
+  const auto& tok = f.tok;
+  const auto sites = model::drift_sites(m, *tok, "bank", kContexts);
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ(sites[0].position, 2u);
+  EXPECT_EQ(sites[1].position, 1u);
+  EXPECT_THROW(model::drift_sites(m, *tok, "money", kContexts), InputError);
+  EXPECT_THROW(model::drift_sites(m, *tok, "bank", {"the bank"}), UsageError);
+  std::string longer = "the bank";
+  for (int i = 0; i < 40; ++i) longer += " the";  // past the fixture's context of 32
+  EXPECT_THROW(model::drift_sites(m, *tok, "bank", {"the bank", longer}), InputError);
 }
 
 }  // namespace test_drift

@@ -37,19 +37,17 @@ std::vector<std::int32_t> pattern_stream(std::size_t n, std::size_t V) {
 }
 
 GptTrainOptions tiny_options() {
-  GptTrainOptions o;
-  o.layers = 2;
-  o.d_model = 16;
-  o.heads = 2;
-  o.context = 8;
-  o.batch = 4;
-  o.steps = 12;
-  o.lr = 3e-3f;
-  o.min_lr = 3e-4f;
-  o.eval_every = 4;
-  o.eval_batches = 2;
-  o.threads = 1;
-  return o;
+  return {.layers = 2,
+          .d_model = 16,
+          .heads = 2,
+          .context = 8,
+          .steps = 12,
+          .batch = 4,
+          .lr = 3e-3f,
+          .min_lr = 3e-4f,
+          .eval_every = 4,
+          .eval_batches = 2,
+          .threads = 1};
 }
 
 std::string temp_path(const std::string& what) {
