@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lumen/core/table.hpp"
+#include "lumen/io/open.hpp"
 #include "lumen/search/searcher.hpp"
 
 namespace lumen::text {
@@ -27,6 +28,7 @@ namespace py = pybind11;
 struct PyTable {
   Table table;
   std::shared_ptr<const text::Tokenizer> tokenizer;
+  io::LoadReport report;                     // what reading the file found (Table.info())
   const search::Searcher& searcher() const;  // thread-safe; computes the row norms once
 
  private:

@@ -15,6 +15,8 @@
 #include "lumen/core/error.hpp"
 #include "lumen/io/load_table.hpp"
 #include "lumen/io/open.hpp"
+#include "lumen/io/summary.hpp"
+#include "lumen/io/table_json.hpp"
 #include "lumen/io/write.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/query_word.hpp"
@@ -126,6 +128,7 @@ TablePtr load(const py::object& path_obj, const std::optional<std::string>& form
   auto pt = std::make_shared<PyTable>();
   pt->table = std::move(loaded.table);
   pt->tokenizer = std::move(loaded.tokenizer);
+  pt->report = std::move(report);
   return pt;
 }
 
@@ -390,6 +393,19 @@ torch.from_numpy(table.vectors) shares it with PyTorch (np.array(table.vectors) 
         return out;
       },
       "The tokens, row by row (a list of V str; invalid UTF-8 kept as lone surrogates).");
+  cls.def(
+      "info",
+      [](const TablePtr& self) {
+        io::Summary s;
+        {
+          const py::gil_scoped_release nogil;
+          s = io::summarize(self->table.E);
+        }
+        return to_python(io::table_info_json(self->table, self->report, s));
+      },
+      "What `lumen info --json` says of the table, as a dict with the same keys: source, format, V, d, dtype, bytes,\n"
+      "file_bytes, mapped, norm {min, median, max}, nan, inf, nonfinite rows, duplicates, ...\n\n"
+      "Example:\n    >>> lumen.load(\"toy\").info()[\"V\"]\n    30");
   cls.def_property_readonly(
       "V", [](const TablePtr& self) { return self->table.V(); }, "Rows (tokens).");
   cls.def_property_readonly(

@@ -67,8 +67,8 @@ int run_convert(const ConvertArgs& a) {
                 {"in_format", t.format},
                 {"out", files},
                 {"format", io::format_name(to)},
-                {"rows", t.V()},
-                {"dim", t.d()},
+                {"V", t.V()},
+                {"d", t.d()},
                 {"dtype", dtype_name(t.E.dtype())},
                 {"duplicates", report.duplicates},
                 {"narrowing", {{"to_inf", loss.to_inf}, {"to_zero", loss.to_zero}}}});

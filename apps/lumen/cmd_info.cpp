@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/io/summary.hpp"
+#include "lumen/io/table_json.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli::cmd_info {
@@ -29,31 +30,7 @@ int run_info(const InfoArgs& a) {
   const Table t = load_table(a.table, report);
   const io::Summary s = io::summarize(t.E);
   if (a.json) {
-    nlohmann::json j = {{"file", t.source},
-                        {"format", t.format},
-                        {"rows", t.V()},
-                        {"dim", t.d()},
-                        {"dtype", dtype_name(t.E.dtype())},
-                        {"bytes", t.E.bytes()},
-                        {"file_bytes", report.file_bytes},
-                        {"mapped", report.mapped},
-                        {"from_cache", report.from_cache},
-                        {"rows_read", report.rows_read},
-                        {"duplicates", report.duplicates},
-                        {"repaired_tokens", report.repaired_tokens},
-                        {"norm", {{"min", s.norm_min}, {"median", s.norm_median}, {"max", s.norm_max}}},
-                        {"zero_rows", s.zero_rows},
-                        {"nan", s.nan},
-                        {"inf", s.inf},
-                        {"nonfinite_rows", s.nonfinite_rows}};
-    j["file_dtype"] = file_dtype_name(report);
-    nlohmann::json named = nlohmann::json::array();
-    for (std::size_t r : s.nonfinite_ids) named.push_back({{"id", r}, {"word", t.vocab.token(r)}});
-    j["nonfinite"] = std::move(named);  // the first rows holding NaN/Inf, in row order
-    j["nonfinite_truncated"] = s.nonfinite_ids.size() < s.nonfinite_rows;
-    if (!report.tensor.empty()) j["tensor"] = report.tensor;
-    if (!report.first_duplicate.empty()) j["first_duplicate"] = report.first_duplicate;
-    print_json(j);
+    print_json(io::table_info_json(t, report, s));
     return kOk;
   }
   fmt::print("file        {}\n", t.source);

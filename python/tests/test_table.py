@@ -141,3 +141,21 @@ def test_python_threads_share_a_table():
         th.join(timeout=60)
     assert not any(th.is_alive() for th in threads), "deadlock: a thread never returned"
     assert len(results) == 4 and all(r == results[0] for r in results) and results[0][0][0] == "7"
+
+
+def test_info_is_the_clis_info_json(tmp_path, data):
+    import json
+    import os
+    import pathlib
+    import subprocess
+    path = data / "formats" / next(p.name for p in (data / "formats").iterdir() if p.suffix == ".txt")
+    t = lumen.load(path)
+    info = t.info()
+    assert info["V"] == t.V and info["d"] == t.d and info["source"] == str(path)
+    assert info["norm"]["min"] <= info["norm"]["median"] <= info["norm"]["max"]
+    cli = pathlib.Path(os.environ.get("LUMEN_BINARY_DIR", "")) / "lumen"
+    if not cli.exists():
+        pytest.skip("the CLI is not built beside the module (LUMEN_BINARY_DIR)")
+    c = json.loads(subprocess.run([str(cli), "info", str(path), "--json"], check=True, capture_output=True,
+                                  text=True).stdout)
+    assert c == info  # one builder (io::table_info_json): the same keys and the same numbers

@@ -8,6 +8,7 @@
 
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/text_fold.hpp"
+#include "lumen/io/table_json.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
 #include "lumen/search/analogy.hpp"
@@ -33,16 +34,15 @@ nlohmann::json info(const Api::State& s) {
   nlohmann::json names = nlohmann::json::array(), described = nlohmann::json::array();
   for (const Loaded* l : s.all()) {
     names.push_back(l->name);
-    described.push_back({{"name", l->name}, {"source", l->table.source}, {"V", l->table.V()}, {"d", l->table.d()}});
+    nlohmann::json one = io::table_json(l->table);
+    one["name"] = l->name;
+    described.push_back(std::move(one));
   }
-  return {{"source", t.source},
-          {"format", t.format},
-          {"V", t.V()},
-          {"d", t.d()},
-          {"dtype", std::string(dtype_name(t.E.dtype()))},
-          {"tokenizer", s.tokenizer ? nlohmann::json(s.tokenizer->source) : nlohmann::json(nullptr)},
-          {"tables", names},
-          {"table_info", described}};
+  nlohmann::json j = io::table_json(t);  // what `lumen info --json` starts from
+  j["tokenizer"] = s.tokenizer ? nlohmann::json(s.tokenizer->source) : nlohmann::json(nullptr);
+  j["tables"] = names;
+  j["table_info"] = described;
+  return j;
 }
 
 nlohmann::json tokenize(const Api::State& s, const nlohmann::json& p) {

@@ -40,8 +40,8 @@ TEST(CliConvert, EveryFormatAndBackIsByteIdentical) {
     const CliRun r = lumen("convert " + kVec + " " + (d / out) + " --json");
     ASSERT_EQ(r.code, 0) << out << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(j["rows"], 291);
-    EXPECT_EQ(j["dim"], 5);
+    EXPECT_EQ(j["V"], 291);
+    EXPECT_EQ(j["d"], 5);
     // back to word2vec text: the same bytes as converting the original directly
     const CliRun back = lumen("convert " + (d / out) + " " + (d / "back.txt"));
     ASSERT_EQ(back.code, 0) << out << back.err;
@@ -61,7 +61,7 @@ TEST(CliConvert, ToDtypeAndLimit) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "safetensors");
-  EXPECT_EQ(j["rows"], 10);
+  EXPECT_EQ(j["V"], 10);
   EXPECT_EQ(j["dtype"], "bf16");
   EXPECT_EQ(j["mapped"], true);
   EXPECT_EQ(j["tensor"], "wte.weight");

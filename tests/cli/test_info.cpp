@@ -47,7 +47,7 @@ TEST(CliInfo, JsonForEverySample) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["format"], format) << file;
     EXPECT_EQ(j["dtype"], "f32");
-    EXPECT_EQ(j["bytes"].get<std::size_t>(), j["rows"].get<std::size_t>() * j["dim"].get<std::size_t>() * 4);
+    EXPECT_EQ(j["bytes"].get<std::size_t>(), j["V"].get<std::size_t>() * j["d"].get<std::size_t>() * 4);
     EXPECT_LE(j["norm"]["min"].get<double>(), j["norm"]["median"].get<double>());
     EXPECT_LE(j["norm"]["median"].get<double>(), j["norm"]["max"].get<double>());
     EXPECT_GT(j["norm"]["max"].get<double>(), 0.0);
@@ -55,8 +55,8 @@ TEST(CliInfo, JsonForEverySample) {
     EXPECT_EQ(j["inf"], 0);
   }
   const auto j = nlohmann::json::parse(lumen("info " + formats() + "test_glove.txt --json").out);
-  EXPECT_EQ(j["rows"], 76);
-  EXPECT_EQ(j["dim"], 50);
+  EXPECT_EQ(j["V"], 76);
+  EXPECT_EQ(j["d"], 50);
 }
 
 TEST(CliInfo, TextOutputAndOptions) {
@@ -79,7 +79,7 @@ TEST(CliInfo, CountsNanInfAndDuplicates) {
   const CliRun r = lumen("info " + p + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["rows"], 3);
+  EXPECT_EQ(j["V"], 3);
   EXPECT_EQ(j["duplicates"], 1);
   EXPECT_EQ(j["first_duplicate"], "a");
   EXPECT_EQ(j["nan"], 1);
@@ -155,7 +155,7 @@ TEST(CliInfo, CacheOptionAndEnvironment) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["from_cache"], true);
-  EXPECT_EQ(j["rows"], 2);
+  EXPECT_EQ(j["V"], 2);
   const std::string blocker = write_tmp("lumen-info-cache-blocker", "x");
   r = lumen("info " + p + " --cache " + blocker + "/sub");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -181,7 +181,7 @@ TEST(CliInfo, ACacheDirectoryOthersCanWriteIntoCannotRedirectWrites) {
   env.env = "LUMEN_CACHE=" + dir.string();
   CliRun r = lumen_cli::run_cli("info " + p + " --json", env);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["rows"], 2);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["V"], 2);
   EXPECT_EQ(read_file(victim), "precious");
   EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(entry)));
   const auto link = dir.string() + "-link";

@@ -1,6 +1,7 @@
 // One schema per result: the CLI's --json (the built `lumen`, run as a user would) and the HTTP API's Api::handle
 // answer the same request on the same table with the same JSON, for every result kind both give: neighbours,
-// similarity, analogy, doesnt-match and projection. Only a projection's "seconds" (time spent) may differ.
+// similarity, analogy, doesnt-match, projection and a table's info. Only a projection's "seconds" (time spent) may
+// differ.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -150,6 +151,18 @@ TEST_F(JsonParity, Projection) {
     a.erase("seconds");
     expect_same(c, a, "projection " + method);
   }
+}
+
+// A table's description is io::table_json on both sides, the CLI's info adding the file's figures and the API's
+// the tables and tokenizer it serves: the keys they share are spelled and valued alike (V and d, not rows/dim).
+TEST_F(JsonParity, Info) {
+  const json c = cli("info " + table()), a = api("info", json::object());
+  for (const char* key : {"source", "format", "V", "d", "dtype"}) {
+    ASSERT_TRUE(c.contains(key) && a.contains(key)) << key;
+    expect_same(c[key], a[key], std::string("info.") + key);
+  }
+  EXPECT_EQ(a["table_info"][0]["V"], c["V"]);
+  EXPECT_FALSE(c.contains("rows") || c.contains("dim"));
 }
 
 }  // namespace test_json_parity
