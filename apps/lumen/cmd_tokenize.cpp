@@ -13,6 +13,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
 #include "lumen/text/tokenizer_files.hpp"
+#include "lumen/text/tokens_json.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli::cmd_tokenize {
@@ -31,12 +32,6 @@ struct TokenizeArgs {
 
 std::unique_ptr<text::Tokenizer> open_tokenizer(const std::string& path) {
   return path.empty() ? text::load_gpt2_tokenizer() : text::load_tokenizer(path);
-}
-
-nlohmann::json pieces_json(const text::Tokenizer& tok, const std::vector<Id>& ids) {
-  nlohmann::json p = nlohmann::json::array();
-  for (Id id : ids) p.push_back(tok.label(id));
-  return p;
 }
 
 void print_ids(const text::Tokenizer& tok, const std::string& input, const std::vector<Id>& ids, bool ids_only) {
@@ -71,8 +66,11 @@ int tokenize_file(const text::Tokenizer& tok, const TokenizeArgs& a) {
     tok.encode(lines[i], ids, !a.no_specials);
     tokens += ids.size();
     if (!a.count) {
-      if (a.json) print_json({{"line", i + 1}, {"ids", ids}, {"pieces", pieces_json(tok, ids)}});
-      else print_ids(tok, lines[i], ids, true);
+      if (a.json) {
+        nlohmann::json j = text::tokenized_json(tok, lines[i], ids);
+        j["line"] = i + 1;
+        print_json(j);
+      } else print_ids(tok, lines[i], ids, true);
     }
     if ((i & 1023) == 0) progress.update(i);
   }
@@ -146,14 +144,14 @@ Action setup(CLI::App& cmd) {
         for (std::string w; in >> w;) ids.push_back(parse_id(w));
       }
       const std::string out = tok->decode(ids);  // IdError (exit 1) names a bad id and its position
-      if (a->json) print_json({{"ids", ids}, {"text", out}, {"pieces", pieces_json(*tok, ids)}});
+      if (a->json) print_json(text::tokenized_json(*tok, out, ids));
       else fmt::print("{}\n", out);
       return kOk;
     }
     nlohmann::json all = nlohmann::json::array();
     for (const auto& t : a->texts) {
       const auto ids = tok->encode(t, !a->no_specials);
-      if (a->json) all.push_back({{"text", t}, {"ids", ids}, {"pieces", pieces_json(*tok, ids)}});
+      if (a->json) all.push_back(text::tokenized_json(*tok, t, ids));
       else print_ids(*tok, t, ids, a->ids_only);
     }
     if (a->json) print_json({{"tokenizer", tok->source}, {"vocab_size", tok->size()}, {"texts", all}});

@@ -13,6 +13,7 @@
 #include "lumen/nn/params_json.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/result_json.hpp"
+#include "lumen/text/tokens_json.hpp"
 #include "lumen/text/word_splitter.hpp"
 
 namespace lumen::serve::routes {
@@ -48,24 +49,21 @@ nlohmann::json info(const Api::State& s) {
 nlohmann::json tokenize(const Api::State& s, const nlohmann::json& p) {
   const Loaded& l = *s.main;
   const std::string text = get_string(p, "text", s.limits.max_text_bytes);
-  nlohmann::json toks = nlohmann::json::array();
-  if (s.tokenizer) {
-    for (Id id : s.tokenizer->encode(text)) {
-      const bool in_table = static_cast<std::size_t>(id) < l.table.V();
-      toks.push_back({{"text", s.tokenizer->piece(id)},
-                      {"display", s.tokenizer->label(id)},
-                      {"id", in_table ? nlohmann::json(id) : nlohmann::json(nullptr)}});
-    }
-    return {{"tokens", toks}, {"tokenizer", s.tokenizer->source}};
+  if (s.tokenizer) {  // as `lumen tokenize --json` spells each text
+    nlohmann::json j = text::tokenized_json(*s.tokenizer, text, s.tokenizer->encode(text), l.table.V());
+    j["tokenizer"] = s.tokenizer->source;
+    return j;
   }
+  nlohmann::json toks = nlohmann::json::array(), ids = nlohmann::json::array();
   // A word table: split on spaces and punctuation; a word not in the vocabulary may be there lower-cased.
   text::WordSplitter words(text::WordSplitOptions{.lower = false, .split_punct = true});
   for (const auto& w : words.split_text(text)) {
     std::optional<Id> id = l.table.vocab.find(w);
     if (!id) id = l.table.vocab.find(lower_case(w));  // the corpus tokenizer's lower case: 'Привет' too
-    toks.push_back({{"text", w}, {"display", w}, {"id", id ? nlohmann::json(*id) : nlohmann::json(nullptr)}});
+    ids.push_back(id ? nlohmann::json(*id) : nlohmann::json(nullptr));
+    toks.push_back({{"text", w}, {"display", w}, {"id", ids.back()}});
   }
-  return {{"tokens", toks}, {"tokenizer", "words"}};
+  return {{"text", text}, {"ids", ids}, {"tokens", toks}, {"tokenizer", "words"}};
 }
 
 nlohmann::json row(const Api::State& s, const nlohmann::json& p) {

@@ -51,7 +51,9 @@ TEST(CliTokenize, JsonStdinAndDecode) {
   EXPECT_EQ(j["vocab_size"].get<int>(), 50257);
   ASSERT_EQ(j["texts"].size(), 2u);
   EXPECT_EQ(j["texts"][0]["ids"], nlohmann::json({464, 3797, 3332}));
-  EXPECT_EQ(j["texts"][0]["pieces"], nlohmann::json({"The", "\u2423cat", "\u2423sat"}));
+  ASSERT_EQ(j["texts"][0]["tokens"].size(), 3u);
+  EXPECT_EQ(j["texts"][0]["tokens"][1], nlohmann::json({{"id", 3797}, {"text", " cat"}, {"display", "\u2423cat"}}));
+  EXPECT_EQ(j["texts"][0]["text"], "The cat sat");
   EXPECT_EQ(j["texts"][1]["ids"], nlohmann::json({15496, 995}));
 
   r = run_lumen("tokenize --decode 464 3797 3332");

@@ -1,7 +1,7 @@
 // One schema per result: the CLI's --json (the built `lumen`, run as a user would) and the HTTP API's Api::handle
 // answer the same request on the same table with the same JSON, for every result kind both give: neighbours,
-// similarity, analogy, doesnt-match, projection and a table's info. Only a projection's "seconds" (time spent) may
-// differ.
+// similarity, analogy, doesnt-match, projection, a table's info and a tokenised text. Only a projection's "seconds"
+// (time spent) may differ.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -17,6 +17,7 @@
 #include "lumen/core/rng.hpp"
 #include "lumen/io/load_table.hpp"
 #include "lumen/serve/api.hpp"
+#include "lumen/text/tokenizer_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace lumen;
@@ -163,6 +164,26 @@ TEST_F(JsonParity, Info) {
   }
   EXPECT_EQ(a["table_info"][0]["V"], c["V"]);
   EXPECT_FALSE(c.contains("rows") || c.contains("dim"));
+}
+
+// A tokenised text is text::tokenized_json on both sides: `lumen tokenize --json`'s texts and /api/tokenize. The
+// server's table here has 48 rows, so a token past them has "id" null there (no row to show); "ids" keeps it.
+TEST_F(JsonParity, Tokenize) {
+  if (text::default_gpt2_dir().empty()) GTEST_SKIP() << "GPT-2's tokenizer files are not installed";
+  const std::shared_ptr<const text::Tokenizer> gpt2 = text::load_gpt2_tokenizer();
+  io::TableRequest r;
+  r.path = path_;
+  io::LoadReport report;
+  serve::Api with_tokenizer(io::load_table(r, report).table, gpt2);
+  const json c = cli("tokenize 'The cat sat'");
+  json a = json::parse(with_tokenizer.handle("tokenize", {{"text", "The cat sat"}}).dump());
+  EXPECT_EQ(a["tokenizer"], c["tokenizer"]);
+  a.erase("tokenizer");
+  ASSERT_EQ(c["texts"].size(), 1u);
+  json want = c["texts"][0];
+  for (auto& tok : want["tokens"])
+    if (tok["id"].get<std::size_t>() >= 48) tok["id"] = nullptr;
+  expect_same(want, a, "tokenize");
 }
 
 }  // namespace test_json_parity
