@@ -15,6 +15,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/gpt_session.hpp"
 #include "lumen/model/gpt_session_json.hpp"
+#include "tiny_gpt.hpp"
 
 using namespace lumen;
 using namespace lumen::model;
@@ -39,19 +40,11 @@ struct Dir {
 };
 
 GptTrainOptions tiny() {
-  return {.layers = 1,
-          .d_model = 16,
-          .heads = 2,
-          .context = 8,
-          .steps = 12,
-          .batch = 4,
-          .lr = 3e-3f,
-          .min_lr = 3e-4f,
-          .eval_every = 4,
-          .eval_batches = 2,
-          .threads = 1,
-          .tokenizer = "words",
-          .max_words = 50};
+  GptTrainOptions o = model::testing::tiny_gpt_options();
+  o.layers = 1;
+  o.tokenizer = "words";
+  o.max_words = 50;
+  return o;
 }
 
 std::string read_all(const std::string& path) {

@@ -20,6 +20,7 @@
 #include "lumen/model/hf_export.hpp"
 #include "lumen/model/ops.hpp"
 #include "lumen/model/schedule.hpp"
+#include "tiny_gpt.hpp"
 
 using namespace lumen;
 using namespace lumen::model;
@@ -36,19 +37,7 @@ std::vector<std::int32_t> pattern_stream(std::size_t n, std::size_t V) {
   return t;
 }
 
-GptTrainOptions tiny_options() {
-  return {.layers = 2,
-          .d_model = 16,
-          .heads = 2,
-          .context = 8,
-          .steps = 12,
-          .batch = 4,
-          .lr = 3e-3f,
-          .min_lr = 3e-4f,
-          .eval_every = 4,
-          .eval_batches = 2,
-          .threads = 1};
-}
+GptTrainOptions tiny_options() { return model::testing::tiny_gpt_options(); }
 
 std::string temp_path(const std::string& what) {
   return (fs::temp_directory_path() / ("lumen_gpt_" + what + "_" + std::to_string(getpid()))).string();
