@@ -167,11 +167,11 @@ struct GptTrainer::State {
           fmt::format("{} tokens: too few for windows of context {} + 1 in both the training part ({}) "
                       "and the held-out part ({}); use a larger corpus or a smaller context",
                       t.size(), o.context, train_end, t.size() - train_end));
-    // The activations GptBackprop keeps: per layer about 16 (B*T,C) buffers and att (B,NH,T,T), plus the logits.
+    // The activations GptBackprop keeps: per layer about 17 (B*T,C) buffers and att (B,NH,T,T), plus the logits.
     const double B = static_cast<double>(o.batch), T = static_cast<double>(o.context),
                  C = static_cast<double>(o.d_model);
     const double floats =
-        B * T * (static_cast<double>(V) + static_cast<double>(o.layers) * (16 * C + static_cast<double>(o.heads) * T));
+        B * T * (static_cast<double>(V) + static_cast<double>(o.layers) * (17 * C + static_cast<double>(o.heads) * T));
     if (floats * 4 > 64.0 * (1ull << 30))
       throw OptionError("batch", fmt::format("{{option}} {} x context {} would need about {:.0f} GiB of activations; "
                                              "use a smaller batch or context",

@@ -1,5 +1,5 @@
-// The forward pass: input layer, N pre-norm blocks (norm -> attention -> residual add, norm -> MLP -> residual
-// add), the final norm and the head. The model is one sequence (B = 1) at a time.
+// The forward pass: input layer, N pre-norm blocks (block.hpp, the loop training shares), the final norm and the
+// head. The model is one sequence (B = 1) at a time.
 #include "lumen/model/transformer.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "lumen/core/error.hpp"
+#include "lumen/model/block.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
@@ -76,12 +77,7 @@ Transformer::Transformer(Config config, Weights weights) : config_(std::move(con
 }
 
 void Transformer::final_norm(float* out, const float* residual, std::size_t n) const {
-  const nn::ModelShape& s = config_.shape;
-  const auto eps = static_cast<float>(s.norm_eps);
-  if (s.norm == nn::Norm::layernorm)
-    layernorm_forward(out, nullptr, nullptr, residual, weights_.normf_w.data(),
-                      weights_.normf_b.empty() ? nullptr : weights_.normf_b.data(), n, s.d, eps);
-  else rmsnorm_forward(out, nullptr, residual, weights_.normf_w.data(), n, s.d, eps);
+  norm_forward(out, nullptr, nullptr, residual, weights_.normf_w, weights_.normf_b, config_.shape, n);
 }
 
 void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
@@ -102,31 +98,21 @@ double Transformer::flops(std::size_t T, std::size_t head_rows) const {
 
 ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const ForwardOptions& o) const {
   const nn::ModelShape& s = config_.shape;
-  const std::size_t T = ids.size(), C = s.d, V = s.V, F = s.ffn, NH = s.heads, NKV = s.kv_heads, hs = C / NH;
-  const std::size_t qkvC = (NH + 2 * NKV) * hs;
-  const bool gelu = s.mlp == nn::Mlp::gelu, rope = s.positional == nn::Positional::rope;
+  const std::size_t T = ids.size(), C = s.d, V = s.V, hs = C / s.heads;
   if (T == 0) throw InputError("no tokens to run the model on");
   if (T > s.context)
     throw InputError(fmt::format("{} tokens; the model's context is {} (shorten the text)", T, s.context));
   for (std::size_t t = 0; t < T; ++t)
     if (ids[t] < 0 || static_cast<std::size_t>(ids[t]) >= V) throw IdError(ids[t], t, static_cast<std::int64_t>(V));
-  const auto eps = static_cast<float>(s.norm_eps);
 
-  std::vector<float> residual(T * C), ln(T * C), qkv(T * qkvC), atty(T * C), tmp(T * C);
-  std::vector<float> fch(T * F * (gelu ? 1 : 2)), fch_act(T * F), mean(T), rstd(T);
-  std::vector<float> cos, sin;
-  if (rope) {
+  std::vector<float> residual(T * C), cos, sin;
+  if (s.positional == nn::Positional::rope) {
     const std::vector<float> inv_freq = inv_freq_for(config_, hs);
     cos.resize(T * hs / 2);
     sin.resize(T * hs / 2);
     rope_tables(cos.data(), sin.data(), inv_freq.data(), T, hs);
   }
-  const auto norm = [&](float* out, const float* inp, const std::vector<float>& w, const std::vector<float>& b) {
-    if (s.norm == nn::Norm::layernorm)
-      layernorm_forward(out, mean.data(), rstd.data(), inp, w.data(), b.empty() ? nullptr : b.data(), T, C, eps);
-    else rmsnorm_forward(out, rstd.data(), inp, w.data(), T, C, eps);
-  };
-  const auto bias = [](const std::vector<float>& b) { return b.empty() ? nullptr : b.data(); };
+  BlockActivations a(s, 1, T, false);  // one block's activations, reused by every block
 
   ForwardResult r;
   r.T = T;
@@ -135,32 +121,17 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
                   weights_.wpe.empty() ? nullptr : weights_.wpe.data(), 1, T, C);
   if (o.keep_layers) r.layers.push_back(residual);
   for (std::size_t l = 0; l < weights_.blocks.size(); ++l) {
-    const BlockWeights& b = weights_.blocks[l];
-    norm(ln.data(), residual.data(), b.norm1_w, b.norm1_b);                                       // (T,C)
-    matmul_forward(qkv.data(), ln.data(), b.qkv_w.data(), bias(b.qkv_b), T, C, qkvC, o.threads);  // (T,qkvC)
-    if (rope) rope_forward(qkv.data(), cos.data(), sin.data(), 1, T, NH, NKV, hs);
-    attention_forward(atty.data(), nullptr, qkv.data(), 1, T, NH, NKV, hs, o.threads);  // (T,C)
-    matmul_forward(tmp.data(), atty.data(), b.attn_proj_w.data(), bias(b.attn_proj_b), T, C, C, o.threads);
-    residual_forward(residual.data(), residual.data(), tmp.data(), T * C);
-    norm(ln.data(), residual.data(), b.norm2_w, b.norm2_b);
-    if (gelu) {
-      matmul_forward(fch.data(), ln.data(), b.fc_w.data(), bias(b.fc_b), T, C, F, o.threads);  // (T,F)
-      gelu_forward(fch_act.data(), fch.data(), T * F);
-    } else {
-      matmul_forward(fch.data(), ln.data(), b.fc_w.data(), bias(b.fc_b), T, C, 2 * F, o.threads);  // (T,2F)
-      swiglu_forward(fch_act.data(), fch.data(), T, F);                                            // (T,F)
-    }
-    matmul_forward(tmp.data(), fch_act.data(), b.proj_w.data(), bias(b.proj_b), T, F, C, o.threads);  // (T,C)
-    residual_forward(residual.data(), residual.data(), tmp.data(), T * C);
+    block_forward(residual.data(), residual.data(), weights_.blocks[l], s, a, cos.empty() ? nullptr : cos.data(),
+                  sin.empty() ? nullptr : sin.data(), 1, T, o.threads);  // (T,C), in place
     // Finite weights can still overflow (weights x 1e30): stop at the block that did, not at NaN logits.
     if (!all_finite(residual)) throw InputError(fmt::format("block {} produced non-finite values", l + 1));
     if (o.keep_layers) r.layers.push_back(residual);
   }
   if (o.no_logits) return r;
   const std::size_t rows = o.last_only ? 1 : T, first = T - rows;
-  final_norm(ln.data(), residual.data() + first * C, rows);
+  final_norm(a.ln1.data(), residual.data() + first * C, rows);
   r.logits.resize(rows * V);  // (rows, V)
-  head(r.logits.data(), ln.data(), rows, o.threads);
+  head(r.logits.data(), a.ln1.data(), rows, o.threads);
   if (!all_finite(r.logits)) throw InputError("the output head produced non-finite values");
   return r;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lumen/model/block.hpp"
 #include "lumen/model/weights.hpp"
 #include "lumen/nn/params.hpp"
 
@@ -42,16 +43,12 @@ class GptBackprop {
  private:
   nn::ModelShape s_;
   std::size_t B_, T_;
-  // Per layer l, (B*T, .) each: the residual stream into the block, the first norm (and its mean, rstd), qkv,
-  // att (B,NH,T,T), the attention output before its projection, the stream after the attention's add, the second
-  // norm, the MLP's hidden layer before and after GELU.
-  struct Layer {
-    std::vector<float> res, ln1, ln1_mean, ln1_rstd, qkv, att, atty, res2, ln2, ln2_mean, ln2_rstd, fch, fch_gelu;
-  };
-  std::vector<Layer> layers_;
-  std::vector<float> res_final_, lnf_, lnf_mean_, lnf_rstd_, logits_, losses_;
-  // Gradient scratch: the residual stream, a norm's output, qkv, the attention output, the MLP hidden layer (x2).
-  std::vector<float> dres_, dln_, dqkv_, datty_, dtmp_, dfch_, dfch_gelu_;
+  // res_[l] (B*T,C): the residual stream into block l; res_[N] the stream into the final norm.
+  std::vector<std::vector<float>> res_;
+  std::vector<BlockActivations> layers_;
+  std::vector<float> lnf_, lnf_mean_, lnf_rstd_, logits_, losses_;
+  std::vector<float> dres_, dln_;  // the residual stream's gradient, the final norm's output gradient
+  BlockGradScratch scratch_;
 };
 
 }  // namespace lumen::model
