@@ -1,10 +1,14 @@
-// lumen.eval: the analogy and word-similarity benchmarks, returning the fields `lumen eval ... --json` prints.
+// lumen.eval: the analogy and word-similarity benchmarks and the linear probe, returning the fields that
+// `lumen eval ... --json` and `lumen probe --json` print.
 #include <pybind11/pybind11.h>
 
 #include <chrono>
 
 #include "bindings.hpp"
 #include "lumen/eval/analogies.hpp"
+#include "lumen/eval/label_set.hpp"
+#include "lumen/eval/probe.hpp"
+#include "lumen/eval/probe_json.hpp"
 #include "lumen/eval/result_json.hpp"
 #include "lumen/eval/similarity.hpp"
 
@@ -60,6 +64,26 @@ py::object similarity(const TablePtr& table, const py::object& path, std::size_t
                &eval::similarity_result_json);
 }
 
+py::object probe(const TablePtr& table, const py::object& labels, const py::object& analogies, std::size_t folds,
+                 double C, std::size_t max_iter, double tol, std::uint64_t seed, const py::object& threads) {
+  eval::ProbeOptions o;
+  o.folds = folds;
+  o.logistic.C = C;
+  o.logistic.max_iter = max_iter;
+  o.logistic.tol = tol;
+  o.logistic.threads = thread_count(threads);
+  o.seed = seed;
+  o.progress = [](const std::string&, std::size_t, std::size_t) { check_signals(); };  // Ctrl-C between fits
+  const std::string spec = path_bytes(labels), bench = analogies.is_none() ? "" : path_bytes(analogies);
+  nlohmann::json j;
+  {
+    const py::gil_scoped_release nogil;
+    const eval::LabelSet set = eval::load_label_set(spec, bench);
+    j = eval::probe_json(eval::run_probe(table->table, set, o), set, table->table.source);
+  }
+  return to_python(j);
+}
+
 }  // namespace
 
 void register_eval(py::module_& m) {
@@ -74,6 +98,18 @@ seconds, ... Ctrl-C stops it (KeyboardInterrupt).
 Example:
     >>> r = lumen.eval.analogies(table, "questions-words.txt")
     >>> r["accuracy"], r["answered"]
+)doc");
+  m.def("probe", &probe, py::arg("table"), py::arg("labels"), py::kw_only(), py::arg("analogies") = py::none(),
+        py::arg("folds") = 5, py::arg("C") = 1.0, py::arg("max_iter") = 1000, py::arg("tol") = 1e-4,
+        py::arg("seed") = 1, py::arg("threads") = py::none(), R"doc(
+A linear probe: can a logistic regression read `labels` off the table's rows? `labels` is a file of word<TAB>label
+lines, or a built-in set (capitals, plural, gender) made from the analogy benchmark at `analogies`. Cross-validated
+by word, against the majority baseline and a control task with shuffled labels. Returns the dict `lumen probe --json`
+prints: accuracy, control_accuracy, selectivity, majority, classes, n, missing, words, ... Ctrl-C stops it.
+
+Example:
+    >>> r = lumen.eval.probe(table, "gender", analogies="questions-words.txt")
+    >>> r["accuracy"], r["selectivity"]
 )doc");
   m.def("similarity", &similarity, py::arg("table"), py::arg("path"), py::kw_only(), py::arg("restrict") = 300000,
         py::arg("case_sensitive") = false, py::arg("strict") = false, R"doc(

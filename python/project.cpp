@@ -7,6 +7,7 @@
 
 #include "bindings.hpp"
 #include "lumen/project/map.hpp"
+#include "lumen/project/map_json.hpp"
 #include "lumen/project/row_selection.hpp"
 
 namespace lumen::python {
@@ -41,21 +42,19 @@ py::dict project(const TablePtr& table, const std::string& method, const py::obj
     const py::gil_scoped_release nogil;
     map = project::make_map(t.E, o);
   }
+  // The keys of `lumen project --json` (project::map_summary_json), with the map itself as arrays: xy (n, 2), rows
+  // and words in place of the points list.
   const std::size_t n = map.rows.size();
   py::array_t<float> xy({static_cast<py::ssize_t>(n), py::ssize_t{2}});
   std::copy(map.xy.begin(), map.xy.end(), xy.mutable_data());
   py::list labels;
   for (Id r : map.rows) labels.append(py::bytes(t.vocab.token(r)).attr("decode")("utf-8", "surrogateescape"));
-  using namespace pybind11::literals;
-  return py::dict(
-      "method"_a = project::method_name(map.method), "xy"_a = xy,
-      "rows"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data()), "words"_a = labels,
-      "left_out"_a = py::array_t<std::int64_t>(static_cast<py::ssize_t>(map.left_out.size()), map.left_out.data()),
-      "variance_ratio"_a = map.variance_ratio, "seeds"_a = map.seeds, "kl"_a = map.kl, "perplexity"_a = map.perplexity,
-      "iterations"_a = map.iterations, "neighbors"_a = map.neighbors, "min_dist"_a = map.min_dist, "k"_a = map.k,
-      "sampled"_a = map.sampled, "preservation"_a = map.preservation,
-      "agreement"_a = map.agreement < 0 ? py::object(py::none()) : py::object(py::float_(map.agreement)),
-      "seconds"_a = map.seconds, "describe"_a = project::describe(map));
+  py::dict d = to_python(project::map_summary_json(map, t.source, o.cosine));
+  d["points"] = n;
+  d["xy"] = xy;
+  d["rows"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(n), map.rows.data());
+  d["words"] = labels;
+  return d;
 }
 
 }  // namespace
@@ -65,11 +64,12 @@ void register_project(py::module_& m) {
         py::arg("top") = 0, py::arg("cosine") = true, py::arg("perplexity") = 30.0, py::arg("iterations") = 1000,
         py::arg("neighbors") = 15, py::arg("min_dist") = 0.1, py::arg("epochs") = 0, py::arg("seed") = 1,
         py::arg("seeds") = 1, py::arg("k") = 10, py::arg("sample") = 5000, py::arg("threads") = py::none(), R"doc(
-A 2-D map of rows of a table: method "pca", "tsne" or "umap"; the rows are `words` (words or ids; a repeat is
-mapped once), else the first `top` rows (0: all), as the CLI and the explorer choose them. Returns a dict: xy
-(n, 2) float32, rows, words, left_out (the ids of rows not mapped because they hold a NaN or an infinity), and
-the honesty numbers: variance_ratio (PCA), kl (t-SNE), preservation (share of each point's k nearest neighbours
-the map keeps), agreement (several seeds), describe (the same in words). Ctrl-C stops it (KeyboardInterrupt).
+A 2-D map of rows of a table: method "pca", "tsne", "umap" (or "identity" for a table of d = 2); the rows are `words` (words or ids; a repeat is
+mapped once), else the first `top` rows (0: all), as the CLI and the explorer choose them. Returns the dict of
+`lumen project --json` (method, table, points (a count), left_out (the ids of rows not mapped because they hold a
+NaN or an infinity), the honesty numbers: variance_ratio (PCA), kl (t-SNE), knn_preservation (share of each point's
+k nearest neighbours the map keeps), agreement (several seeds), caption (the same in words)) with the map as
+arrays: xy (n, 2) float32, rows, words. Ctrl-C stops it (KeyboardInterrupt).
 
 Example:
     >>> m = lumen.project(lumen.load("toy"))

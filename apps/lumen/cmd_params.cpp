@@ -6,6 +6,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/config.hpp"
 #include "lumen/nn/params.hpp"
+#include "lumen/nn/shape_edit.hpp"
 #include "nn_views.hpp"
 #include "option_checks.hpp"
 
@@ -51,37 +52,21 @@ Action setup(CLI::App& cmd) {
                     "lumen params models/gpt2  (a checkpoint's config.json)"});
 
   return [a, o_vocab, o_d, o_layers, o_heads, o_kv, o_ffn, o_ctx, o_tied, o_pos, o_norm, o_mlp, o_bias]() {
-    nn::ModelShape s = model::shape_named(a->preset);
-    bool changed = false;
-    auto given = [&](CLI::Option* o) {
-      const bool g = o->count() > 0;
-      changed = changed || g;
-      return g;
-    };
-    if (given(o_vocab)) s.V = a->vocab;
-    if (given(o_layers)) s.layers = a->layers;
-    if (given(o_ctx)) s.context = a->context;
-    if (given(o_tied)) s.tied = a->tied;
-    if (given(o_bias)) s.biases = a->biases;
-    if (given(o_pos)) s.positional = nn::parse_positional(a->positional);
-    if (given(o_norm)) s.norm = nn::parse_norm(a->norm);
-    const bool new_mlp = given(o_mlp);
-    if (new_mlp) s.mlp = nn::parse_mlp(a->mlp);
-    const bool new_d = given(o_d);
-    if (new_d) {
-      if (a->d == 0) throw UsageError("--d-model must be > 0");
-      s.d = a->d;
-    }
-    // Follow a new width where the user did not say otherwise: heads of 64 (or the preset's count if it
-    // still divides d), the same K/V sharing, the family's FFN width.
-    const std::uint64_t ratio = s.kv_heads ? s.heads / s.kv_heads : 1;
-    if (given(o_heads)) s.heads = a->heads;
-    else if (new_d && s.d % s.heads != 0) s.heads = s.d % 64 == 0 ? s.d / 64 : 1;
-    if (given(o_kv)) s.kv_heads = a->kv_heads;
-    else s.kv_heads = (ratio > 0 && s.heads % ratio == 0) ? s.heads / ratio : s.heads;
-    if (given(o_ffn)) s.ffn = a->ffn;
-    else if (new_d || new_mlp) s.ffn = nn::default_ffn(s.d, s.mlp);
-    if (changed) s.name = a->preset.empty() ? "custom" : a->preset + " (modified)";
+    nn::ShapeEdit e;
+    const auto given = [](CLI::Option* o) { return o->count() > 0; };
+    if (given(o_vocab)) e.V = a->vocab;
+    if (given(o_d)) e.d = a->d;
+    if (given(o_layers)) e.layers = a->layers;
+    if (given(o_heads)) e.heads = a->heads;
+    if (given(o_kv)) e.kv_heads = a->kv_heads;
+    if (given(o_ffn)) e.ffn = a->ffn;
+    if (given(o_ctx)) e.context = a->context;
+    if (given(o_tied)) e.tied = a->tied;
+    if (given(o_bias)) e.biases = a->biases;
+    if (given(o_pos)) e.positional = nn::parse_positional(a->positional);
+    if (given(o_norm)) e.norm = nn::parse_norm(a->norm);
+    if (given(o_mlp)) e.mlp = nn::parse_mlp(a->mlp);
+    const nn::ModelShape s = nn::edit_shape(model::shape_named(a->preset), e, a->preset);
 
     if (a->sweep) {
       nn::count_params(s);  // validate the base shape first

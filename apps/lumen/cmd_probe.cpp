@@ -2,7 +2,6 @@
 // against the majority baseline and a control task with shuffled labels (selectivity).
 #include <fmt/format.h>
 #include <functional>
-#include <sys/stat.h>
 
 #include <memory>
 
@@ -11,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/eval/analogy_set.hpp"
 #include "lumen/eval/probe.hpp"
+#include "lumen/eval/probe_json.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
@@ -29,60 +29,11 @@ struct ProbeArgs {
   bool json = false;
 };
 
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-eval::LabelSet load_labels(const ProbeArgs& a) {
-  if (is_file(a.labels) || !eval::is_builtin_label_set(a.labels)) {
-    if (!is_file(a.labels) && a.labels.find_first_of("/.") == std::string::npos)
-      return eval::builtin_label_set(a.labels, {});  // neither a file nor a set: the UsageError names the sets
-    return eval::read_label_set(a.labels);
-  }
-  if (!is_file(a.analogies))
-    throw InputError(
-        fmt::format("the label set '{}' is made from the analogy benchmark, not found at {} (give it "
-                    "with --analogies questions-words.txt)",
-                    a.labels, a.analogies));
-  return eval::builtin_label_set(a.labels, eval::read_analogy_set(a.analogies));
-}
-
 std::string sets_help() {
   std::string s = "word<TAB>label lines, or a set made from the analogy benchmark's sections:";
   for (const auto& b : eval::builtin_label_sets()) s += fmt::format(" {} ({}),", b.name, b.description);
   s.back() = '.';
   return s;
-}
-
-nlohmann::json result_json(const eval::ProbeResult& r, const eval::LabelSet& labels, const Table& t) {
-  nlohmann::json words = nlohmann::json::array();
-  for (std::size_t i = 0; i < r.words.size(); ++i)
-    words.push_back({{"word", r.words[i]},
-                     {"row", r.rows[i]},
-                     {"label", r.classes[static_cast<std::size_t>(r.labels[i])]},
-                     {"control", r.classes[static_cast<std::size_t>(r.control_labels[i])]},
-                     {"fold", r.fold[i]}});
-  return {{"table", t.source},
-          {"labels", labels.name},
-          {"classes", r.classes},
-          {"n", r.words.size()},
-          {"missing", r.missing},
-          {"folds", r.folds},
-          {"C", r.C},
-          {"tol", r.tol},
-          {"accuracy", r.accuracy},
-          {"accuracy_std", r.accuracy_std},
-          {"fold_accuracy", r.probe.accuracy},
-          {"control_accuracy", r.control_accuracy},
-          {"control_std", r.control_std},
-          {"control_fold_accuracy", r.control.accuracy},
-          {"majority", r.majority},
-          {"selectivity", r.selectivity},
-          {"iterations", std::max(r.probe.iterations, r.control.iterations)},
-          {"converged", r.probe.converged && r.control.converged},
-          {"seconds", r.seconds},
-          {"words", words}};
 }
 
 void print_text(const eval::ProbeResult& r, const eval::LabelSet& labels, const Table& t) {
@@ -133,13 +84,13 @@ Action setup(CLI::App& cmd) {
   return [a]() {
     if (a->table.path.empty()) throw UsageError("probe needs a TABLE and LABELS");
     if (a->json) Progress::set_enabled(false);
-    const eval::LabelSet labels = load_labels(*a);
+    const eval::LabelSet labels = eval::load_label_set(a->labels, a->analogies);
     const Table t = load_table(a->table);
     StageBar bar({.unit = "fits", .label = "probe and control"});
     a->o.progress = std::ref(bar);
     const eval::ProbeResult r = eval::run_probe(t, labels, a->o);
     bar.finish();
-    if (a->json) print_json(result_json(r, labels, t));
+    if (a->json) print_json(eval::probe_json(r, labels, t.source));
     else print_text(r, labels, t);
     return kOk;
   };

@@ -1,7 +1,7 @@
-// lumen project TABLE --method pca|tsne|umap -o OUT: a two-dimensional map of some rows, as CSV, JSON, SVG or PNG
-// (chosen by OUT's extension), with the numbers that say how far to trust it: the variance PCA's axes hold,
-// t-SNE's KL, how many of each point's 10 nearest neighbours the map keeps and, with --seeds K, how much
-// t-SNE maps made with different seeds agree. Without -o the coordinates go to stdout (CSV, or JSON).
+// lumen project TABLE --method pca|tsne|umap|identity -o OUT: a two-dimensional map of some rows, as CSV, JSON, SVG or
+// PNG (chosen by OUT's extension), with the numbers that say how far to trust it: the variance PCA's axes hold, t-SNE's
+// KL, how many of each point's 10 nearest neighbours the map keeps and, with --seeds K, how much t-SNE maps made with
+// different seeds agree. Without -o the coordinates go to stdout (CSV, or JSON).
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -88,7 +88,8 @@ Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ProjectArgs>();
   add_table_options(cmd, a->table);
   cmd.add_option("--method", a->method,
-                 "pca (linear, deterministic), tsne or umap (clusters; sizes and distances mean nothing)")
+                 "pca (linear, deterministic), tsne or umap (clusters; sizes and distances mean nothing), or "
+                 "identity (a table of d = 2 as it is)")
       ->capture_default_str();
   cmd.add_option("--top", a->top, "Map only the first N rows (the most frequent words of a sorted table; 0: all)")
       ->check(at_least(0));
@@ -149,8 +150,8 @@ Action setup(CLI::App& cmd) {
     if (a->init != "pca" && a->init != "random")
       throw UsageError(fmt::format("unknown --init '{}' (pca or random)", a->init));
     if (a->top != 0 && !a->words_file.empty()) throw UsageError("--top and --words choose the rows two ways: give one");
-    if (method == project::Method::pca && a->seeds > 1)
-      throw UsageError("--seeds goes with --method tsne or umap (PCA has no seed)");
+    if ((method == project::Method::pca || method == project::Method::identity) && a->seeds > 1)
+      throw UsageError("--seeds goes with --method tsne or umap (PCA and identity have no seed)");
     std::string ext;
     if (!a->out.empty()) {
       ext = extension(a->out);
@@ -229,9 +230,10 @@ Action setup(CLI::App& cmd) {
       project::PlotOptions po;
       po.title = !a->title.empty() ? a->title
                                    : fmt::format("{} of {} ({} words)",
-                                                 method == project::Method::pca    ? "PCA"
-                                                 : method == project::Method::umap ? "UMAP"
-                                                                                   : "t-SNE",
+                                                 method == project::Method::pca        ? "PCA"
+                                                 : method == project::Method::umap     ? "UMAP"
+                                                 : method == project::Method::identity ? "A map"
+                                                                                       : "t-SNE",
                                                  std::filesystem::path(t.source).filename().string(), m.rows.size());
       po.caption = caption;
       po.width = a->width;

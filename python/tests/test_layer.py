@@ -58,7 +58,7 @@ def test_project_pca():
     m = lumen.project(lumen.load("toy"), "pca")
     assert m["xy"].shape == (30, 2) and m["xy"].dtype == np.float32
     assert sum(m["variance_ratio"]) == pytest.approx(1.0)
-    assert 0 <= m["preservation"][0] <= 1 and m["words"][0] == "man"
+    assert 0 <= m["knn_preservation"][0] <= 1 and m["words"][0] == "man"
     with pytest.raises(ValueError):
         lumen.project(lumen.load("toy"), "mds")
 
@@ -72,7 +72,7 @@ def test_project_leaves_non_finite_rows_out_and_says_which():
         m = lumen.project(t, method, perplexity=3)
         assert list(m["left_out"]) == [2, 5] and len(m["words"]) == 10 and "w2" not in m["words"]
         assert np.isfinite(m["xy"]).all()
-        assert any("left out" in line for line in m["describe"])
+        assert any("left out" in line for line in m["caption"])
 
 
 def test_word2vec_trains_and_reports(tmp_path):

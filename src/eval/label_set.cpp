@@ -1,6 +1,7 @@
 #include "lumen/eval/label_set.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -129,6 +130,23 @@ LabelSet builtin_label_set(std::string_view name, const AnalogySet& analogies) {
   for (std::size_t i = 0; i < seen.size(); ++i)
     if (!clash[i]) b.add(seen[i].first, seen[i].second, 0);
   return b.finish();
+}
+
+LabelSet load_label_set(const std::string& spec, const std::string& analogies) {
+  std::error_code ec;
+  const bool file = std::filesystem::exists(spec, ec);
+  if (file || !is_builtin_label_set(spec)) {
+    if (!file && spec.find_first_of("/.") == std::string::npos)
+      return builtin_label_set(spec, {});  // neither a file nor a set: the UsageError names the sets
+    return read_label_set(spec);
+  }
+  if (analogies.empty() || !std::filesystem::exists(analogies, ec))
+    throw InputError(OptionText{
+        fmt::format("the label set '{}' is made from the analogy benchmark (questions-words.txt), {}; give its path "
+                    "with {{analogies}}",
+                    spec, analogies.empty() ? "and none was given" : "not found at " + analogies),
+        {"analogies"}});
+  return builtin_label_set(spec, read_analogy_set(analogies));
 }
 
 }  // namespace lumen::eval

@@ -20,7 +20,8 @@ Method parse_method(const std::string& name) {
   if (name == "pca") return Method::pca;
   if (name == "tsne" || name == "t-sne") return Method::tsne;
   if (name == "umap") return Method::umap;
-  throw UsageError(fmt::format("unknown projection method '{}' (pca, tsne or umap)", name));
+  if (name == "identity") return Method::identity;
+  throw UsageError(fmt::format("unknown projection method '{}' (pca, tsne, umap, or identity for a 2-D table)", name));
 }
 
 const char* method_name(Method method) {
@@ -28,6 +29,7 @@ const char* method_name(Method method) {
     case Method::pca: return "pca";
     case Method::tsne: return "tsne";
     case Method::umap: return "umap";
+    case Method::identity: return "identity";
   }
   return "?";
 }
@@ -61,6 +63,14 @@ Map make_map(const Matrix& E, const MapOptions& o) {
                                         : fmt::format("a map needs at least 3 rows with finite values (got {}; {} "
                                                       "hold a NaN or an infinity)",
                                                       n, m.left_out.size()));
+  if (o.method == Method::identity) {  // the table is its own map: nothing to fit, nothing lost
+    if (E.cols() != 2)
+      throw UsageError(fmt::format("the identity map shows a table of d = 2 as it is; this one has d = {}", E.cols()));
+    m.xy.resize(2 * n);
+    for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), &m.xy[2 * r]);
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return m;
+  }
   // PCA reads E in place: every row (rows empty) unless some were left out.
   const std::vector<Id>& pca_rows = m.left_out.empty() ? o.rows : m.rows;
   m.k = std::min(o.k, n - 1);
@@ -161,7 +171,9 @@ std::vector<std::string> describe(const Map& m) {
   double kept = 0;
   for (double p : m.preservation) kept += p;
   kept /= std::max<std::size_t>(1, m.preservation.size());
-  if (m.method == Method::pca) {
+  if (m.method == Method::identity) {
+    lines.emplace_back("The table is two-dimensional: this is the table itself, no projection.");
+  } else if (m.method == Method::pca) {
     double both = 0;
     for (double r : m.variance_ratio) both += r;
     lines.push_back(fmt::format("PCA of {} points: the two axes hold {} of the variance ({})", m.rows.size(), pct(both),

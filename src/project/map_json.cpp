@@ -22,7 +22,7 @@ nlohmann::json map_summary_json(const Map& m, const std::string& table, bool cos
               {"epochs", m.iterations},
               {"a", m.a},
               {"b", m.b}});
-  } else {
+  } else if (m.method == Method::tsne) {
     j.update({{"kl", m.kl},
               {"seeds", m.seeds},
               {"perplexity", m.perplexity},

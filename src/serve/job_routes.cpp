@@ -35,19 +35,9 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
                               std::atomic<double>& progress) {
   const Table& t = l.table;
   if (t.d() < 2) throw ApiError(422, "the table has fewer than two dimensions");
-  if (t.d() == 2) {  // already a map (the toy table): show it as it is, no projection and so no honesty numbers
-    project::Map m;
-    m.rows = rows;
-    m.xy.resize(rows.size() * 2);
-    for (std::size_t i = 0; i < rows.size(); ++i) t.E.row_f32(static_cast<std::size_t>(rows[i]), &m.xy[2 * i]);
-    return {
-        {"method", "identity"},
-        {"table", t.source},
-        {"points", project::map_points_json(m, s.names(l))},
-        {"caption", nlohmann::json::array({"The table is two-dimensional: this is the table itself, no projection."})}};
-  }
   project::MapOptions o;
-  o.method = project::parse_method(method);
+  // A 2-D table (the toy) is already a map: shown as it is, whatever was asked.
+  o.method = t.d() == 2 ? project::Method::identity : project::parse_method(method);
   o.rows = rows;
   o.seed = seed;
   o.seeds = o.method == project::Method::pca ? 1 : seeds;

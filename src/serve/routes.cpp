@@ -11,6 +11,7 @@
 #include "lumen/io/table_json.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/nn/params_json.hpp"
+#include "lumen/nn/shape_edit.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/result_json.hpp"
 #include "lumen/text/tokens_json.hpp"
@@ -151,21 +152,26 @@ nlohmann::json doesnt_match(const Api::State& s, const nlohmann::json& p) {
   return search::doesnt_match_json(words, search::doesnt_match(*l.searcher, ids), s.names(l));
 }
 
+// The calculator: a preset (gpt2 by default) edited field by field as `lumen params` edits it (nn::edit_shape).
 nlohmann::json params(const nlohmann::json& p) {
-  nn::ModelShape m = has(p, "preset") ? nn::preset(get_string(p, "preset")) : nn::ModelShape{};
-  auto u = [&](const char* key, std::uint64_t& field, std::int64_t hi) {
+  const std::string preset = get_string_or(p, "preset", "");
+  nn::ShapeEdit e;
+  auto u = [&](const char* key, std::optional<std::uint64_t>& field, std::int64_t hi) {
     if (has(p, key)) field = static_cast<std::uint64_t>(get_int(p, key, 1, hi));
   };
-  u("vocab", m.V, 100'000'000);
-  u("d_model", m.d, 1'000'000);
-  u("layers", m.layers, 100'000);
-  u("heads", m.heads, 100'000);
-  u("kv_heads", m.kv_heads, 100'000);
-  u("ffn", m.ffn, 10'000'000);
-  u("context", m.context, 100'000'000);
-  m.tied = get_bool_or(p, "tied", m.tied);
-  if (has(p, "d_model") && !has(p, "heads") && m.d % m.heads != 0) m.heads = m.kv_heads = 1;  // keep custom d valid
-  if (has(p, "d_model") && !has(p, "ffn")) m.ffn = nn::default_ffn(m.d, m.mlp);
+  u("vocab", e.V, 100'000'000);
+  u("d_model", e.d, 1'000'000);
+  u("layers", e.layers, 100'000);
+  u("heads", e.heads, 100'000);
+  u("kv_heads", e.kv_heads, 100'000);
+  u("ffn", e.ffn, 10'000'000);
+  u("context", e.context, 100'000'000);
+  if (has(p, "tied")) e.tied = get_bool_or(p, "tied", true);
+  if (has(p, "biases")) e.biases = get_bool_or(p, "biases", true);
+  if (has(p, "positional")) e.positional = nn::parse_positional(get_string(p, "positional", 16));
+  if (has(p, "norm")) e.norm = nn::parse_norm(get_string(p, "norm", 16));
+  if (has(p, "mlp")) e.mlp = nn::parse_mlp(get_string(p, "mlp", 16));
+  const nn::ModelShape m = nn::edit_shape(nn::preset(preset.empty() ? "gpt2" : preset), e, preset);
   return nn::params_json(m, nn::count_params(m));  // the schema of lumen params --json
 }
 

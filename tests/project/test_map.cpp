@@ -24,6 +24,24 @@ TEST(Map, PcaOfTheToyTableKeepsAllTheVariance) {
   EXPECT_NE(lines[0].find("100.0% of the variance"), std::string::npos) << lines[0];
 }
 
+// A table of d = 2 is its own map: the rows as they are, in the order asked, and nothing else is.
+TEST(Map, IdentityShowsATwoDimensionalTableAsItIs) {
+  const Table t = toy_table();
+  MapOptions o;
+  o.method = parse_method("identity");
+  o.rows = {5, 2, 9};
+  const Map m = make_map(t.E, o);
+  EXPECT_STREQ(method_name(m.method), "identity");
+  ASSERT_EQ(m.xy.size(), 6u);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t c = 0; c < 2; ++c)
+      EXPECT_EQ(m.xy[2 * i + c], t.E.at(static_cast<std::size_t>(o.rows[i]), c));
+  EXPECT_TRUE(m.preservation.empty());
+  EXPECT_EQ(describe(m).size(), 1u);
+  Matrix wide(10, 3);
+  EXPECT_THROW(make_map(wide, o), UsageError);
+}
+
 TEST(Map, TsneWithASmallPerplexityStillComparesTenNeighbours) {
   // Perplexity 2: t-SNE's own lists hold 3 x 2 = 6 neighbours, fewer than the honesty numbers' k = 10.
   const Table t = toy_table();

@@ -1,7 +1,8 @@
 // One schema per result: the CLI's --json (the built `lumen`, run as a user would) and the HTTP API's Api::handle
 // answer the same request on the same table with the same JSON, for every result kind both give: neighbours,
-// similarity, analogy, doesnt-match, projection, a table's info and a tokenised text. Only a projection's "seconds"
-// (time spent) may differ.
+// similarity, analogy, doesnt-match, projection (the toy's identity map included), a table's info, a tokenised text,
+// a comparison of two tables, a drift and a parameter count. Only "seconds" (time spent) may differ. Python's dicts
+// are checked against the CLI's in python/tests/test_json_parity.py.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,6 +17,9 @@
 #include "cli/cli_run.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/io/load_table.hpp"
+#include "lumen/model/checkpoint.hpp"
+#include "lumen/model/embedding_table.hpp"
+#include "lumen/model/model_tokenizer.hpp"
 #include "lumen/serve/api.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "support/temp_dir.hpp"
@@ -26,12 +30,12 @@ using nlohmann::json;
 namespace test_json_parity {
 
 // A small word table with a few clusters, written as text: both sides read the same file.
-std::string write_table(const test::TempDir& dir) {
+std::string write_table(const test::TempDir& dir, const std::string& name = "words.vec", std::uint64_t seed = 11) {
   const std::vector<std::string> named = {"king", "queen", "man",   "woman", "prince", "princess", "boy",  "girl",
                                           "cat",  "dog",   "mouse", "car",   "paris",  "france",   "rome", "italy"};
   const std::size_t V = 48, d = 8;
-  Rng rng(11);
-  const std::string path = dir / "words.vec";
+  Rng rng(seed);
+  const std::string path = dir / name;
   std::ofstream out(path);
   out << V << ' ' << d << '\n';
   for (std::size_t i = 0; i < V; ++i) {
@@ -93,14 +97,21 @@ class JsonParity : public ::testing::Test {
   }
   static std::string table() { return lumen_cli::detail::quote(path_); }
 
-  static json api(const std::string& route, const json& p) {
-    // As the server sends it: dumped, then read back by the client.
-    json j = json::parse(api_->handle(route, p).dump());
+  static json api(const std::string& route, const json& p) { return api_on(*api_, route, p); }
+  // As the server sends it: dumped, then read back by the client; a job polled until it is done.
+  static json api_on(serve::Api& server, const std::string& route, const json& p) {
+    json j = json::parse(server.handle(route, p).dump());
     for (int i = 0; i < 1200 && j.contains("job") && !j["done"].get<bool>(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      j = json::parse(api_->handle("job", {{"id", j["job"]}}).dump());
+      j = json::parse(server.handle("job", {{"id", j["job"]}}).dump());
     }
     return j.contains("job") ? j["result"] : j;
+  }
+  static Table load(const std::string& path) {
+    io::TableRequest r;
+    r.path = path;
+    io::LoadReport report;
+    return io::load_table(r, report).table;
   }
 
   static test::TempDir* dir_;
@@ -152,6 +163,54 @@ TEST_F(JsonParity, Projection) {
     a.erase("seconds");
     expect_same(c, a, "projection " + method);
   }
+}
+
+// The chapter's toy table is two-dimensional: both show it as it is (project::Method::identity).
+TEST_F(JsonParity, ToyIdentityMap) {
+  json c = cli("project toy --method identity");
+  json a = api("projection", {{"table", "toy"}, {"method", "pca"}});  // the server maps a 2-D table as it is
+  EXPECT_EQ(a["method"], "identity");
+  c.erase("seconds");
+  a.erase("seconds");
+  expect_same(c, a, "projection identity");
+}
+
+// Two tables over their shared words: eval::comparison_json on both sides, the server's second table loaded from
+// its own file (the sources are the same paths).
+TEST_F(JsonParity, Compare) {
+  const std::string other = write_table(*dir_, "other.vec", 12);
+  std::vector<serve::NamedTable> others;
+  others.push_back({"other", load(other)});
+  serve::Api two(load(path_), nullptr, std::move(others));
+  json c = cli("compare " + table() + " " + lumen_cli::detail::quote(other) + " -k 5 --top 40 --moved 5");
+  json a = api_on(two, "compare", {{"b", "other"}, {"k", 5}, {"top", 40}, {"moved", 5}});
+  c.erase("seconds");
+  a.erase("seconds");
+  expect_same(c, a, "compare");
+}
+
+// Figure 3 on the tiny GPT-2 fixture: model::drift_json on both sides.
+TEST_F(JsonParity, Drift) {
+  const std::string dir = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2";
+  serve::ServedModel m;
+  m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
+  m.tokenizer = model::tokenizer_for(*m.model, dir);
+  m.source = dir;
+  serve::Api served(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
+  served.set_model(m);
+  const json c = cli("drift " + lumen_cli::detail::quote(dir) + " 'the river bank' 'a bank loan' --token bank -k 3");
+  const json a =
+      api_on(served, "drift", {{"token", "bank"}, {"contexts", {"the river bank", "a bank loan"}}, {"k", 3}});
+  expect_same(c, a, "drift");
+}
+
+// The calculator: nn::params_json on both sides, for a preset and for a shape given field by field.
+TEST_F(JsonParity, Params) {
+  expect_same(cli("params gpt2"), api("params", {{"preset", "gpt2"}}), "params gpt2");
+  expect_same(
+      cli("params --vocab 1000 --d-model 64 --layers 3 --heads 4 --context 128 --untied"),
+      api("params", {{"vocab", 1000}, {"d_model", 64}, {"layers", 3}, {"heads", 4}, {"context", 128}, {"tied", false}}),
+      "params custom");
 }
 
 // A table's description is io::table_json on both sides, the CLI's info adding the file's figures and the API's

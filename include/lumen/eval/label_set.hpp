@@ -42,4 +42,9 @@ bool is_builtin_label_set(std::string_view name);
 // left out. UsageError for an unknown name; InputError if the benchmark lacks the sections.
 LabelSet builtin_label_set(std::string_view name, const AnalogySet& analogies);
 
+// A label set as a user names it: a `word<TAB>label` file when `spec` is one (or is not a built-in set's name), else
+// the built-in set made from the analogy benchmark at `analogies`. A bare word that is neither: UsageError listing
+// the sets. InputError naming the option "analogies" when a built-in set's benchmark is not there (or not given).
+LabelSet load_label_set(const std::string& spec, const std::string& analogies);
+
 }  // namespace lumen::eval

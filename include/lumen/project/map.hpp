@@ -14,9 +14,10 @@
 
 namespace lumen::project {
 
-enum class Method { pca, tsne, umap };
-Method parse_method(const std::string& name);  // "pca", "tsne" or "umap"; throws UsageError
-const char* method_name(Method method);        // "pca", "tsne", "umap"
+// identity: a table of d = 2 shown as it is, no projection (the chapter's toy table).
+enum class Method { pca, tsne, umap, identity };
+Method parse_method(const std::string& name);  // "pca", "tsne", "umap" or "identity"; throws UsageError
+const char* method_name(Method method);        // "pca", "tsne", "umap", "identity"
 
 struct MapOptions {
   Method method = Method::pca;
@@ -61,8 +62,9 @@ struct Map {
   double seconds = 0;                // time spent computing
 };
 
-// E (V, d) any dtype. Rows holding a NaN or an infinity are left out (Map::left_out), not mapped. Throws IdError
-// for a row outside [0, V), InputError with fewer than 3 rows to map.
+// E (V, d) any dtype; identity needs d = 2 (UsageError otherwise) and has no honesty numbers. Rows holding a NaN or an
+// infinity are left out (Map::left_out), not mapped. Throws IdError for a row outside [0, V), InputError with fewer
+// than 3 rows to map.
 Map make_map(const Matrix& E, const MapOptions& options);
 
 // The honesty numbers as a few short lines, for a caption or a terminal.
