@@ -34,8 +34,7 @@ TEST(Map, IdentityShowsATwoDimensionalTableAsItIs) {
   EXPECT_STREQ(method_name(m.method), "identity");
   ASSERT_EQ(m.xy.size(), 6u);
   for (std::size_t i = 0; i < 3; ++i)
-    for (std::size_t c = 0; c < 2; ++c)
-      EXPECT_EQ(m.xy[2 * i + c], t.E.at(static_cast<std::size_t>(o.rows[i]), c));
+    for (std::size_t c = 0; c < 2; ++c) EXPECT_EQ(m.xy[2 * i + c], t.E.at(static_cast<std::size_t>(o.rows[i]), c));
   EXPECT_TRUE(m.preservation.empty());
   EXPECT_EQ(describe(m).size(), 1u);
   Matrix wide(10, 3);
