@@ -162,7 +162,7 @@ void register_errors(py::module_& m) {
 }  // namespace lumen::python
 
 namespace {
-// Two levels above this module's file: BUILD for BUILD/python/lumen/_lumen*.so, where core/data_paths.hpp looks.
+// Two levels above this module's package: BUILD for BUILD/python/lumen/_lumen*.so.
 std::string package_root() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&lumen::python::check_signals), &info) == 0 || info.dli_fname == nullptr)
@@ -171,12 +171,21 @@ std::string package_root() {
   const auto so = std::filesystem::canonical(info.dli_fname, ec);
   return ec ? std::string() : so.parent_path().parent_path().parent_path().string();
 }
+
+// Where the data lies: the build tree the module runs from (it holds CMakeCache.txt), else the prefix it was
+// installed with (PREFIX/bin, whose ../share/lumen `cmake --install` fills), as an installed lumen finds it.
+std::string data_root() {
+  const std::string build = package_root();
+  std::error_code ec;
+  if (!build.empty() && std::filesystem::exists(std::filesystem::path(build) / "CMakeCache.txt", ec)) return build;
+  return LUMEN_INSTALL_BINDIR;
+}
 }  // namespace
 
 PYBIND11_MODULE(_lumen, m) {
   namespace py = pybind11;
   using namespace lumen::python;
-  lumen::set_data_paths(lumen::find_data_paths(package_root()));  // the library compiles in no path of its own
+  lumen::set_data_paths(lumen::find_data_paths(data_root()));  // the library compiles in no path of its own
   m.doc() = "lumen: the embedding layer of language models (tables, neighbours, analogies, benchmarks, maps, training)";
   m.attr("__version__") = LUMEN_VERSION;
   register_errors(m);
