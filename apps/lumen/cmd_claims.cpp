@@ -100,16 +100,20 @@ int run(Args& a) {
   if (a.json) Progress::set_enabled(false);
   if (a.table.path.empty()) a.table.path = require_default_table();
   const Table t = load_table(a.table);
+  // One bar per stage (a model of a seed is a stage), for the table's claims and the GPT's alike.
   std::optional<Progress> bar;
   std::string stage;
-  a.o.progress = [&](const train::ClaimsProgress& p) {
-    if (!bar || stage != p.stage) {
+  const auto show = [&](const train::ClaimsProgress& p) {
+    const std::string label =
+        p.seeds > 0 ? fmt::format("{} ({}/{})", p.stage, p.seed_index + 1, p.seeds) : std::string(p.stage);
+    if (!bar || stage != label) {
       bar.reset();
-      stage = p.stage;
-      bar.emplace(stage, p.total, stage == "vocabulary" ? "bytes" : "tokens");
+      stage = label;
+      bar.emplace(stage, p.total, std::string(p.unit));
     }
-    bar->update(p.done, stage == "vocabulary" ? "" : fmt::format("loss {:.3f}", p.loss));
+    bar->update(p.done, p.training() ? fmt::format("loss {:.3f}", p.loss) : "");
   };
+  a.o.progress = show;
   // Its errors name options ({corpus}): main spells them as this command's flags.
   std::optional<train::ClaimsResult> r = train::run_claims(t, a.table.path, a.o);
   if (bar) bar->finish();
@@ -118,17 +122,7 @@ int run(Args& a) {
   if (!a.skip_gpt) {
     a.gpt.corpus = train::claims_corpus(a.table.path, a.o.corpus);
     try {
-      g = model::run_gpt_claims(a.gpt, [&](const model::GptClaimsProgress& p) {
-        const bool training = p.seeds > 0;
-        const std::string label =
-            training ? fmt::format("{} ({}/{})", p.stage, p.seed_index + 1, p.seeds) : std::string(p.stage);
-        if (!bar || stage != label) {
-          bar.reset();
-          stage = label;
-          bar.emplace(stage, p.total, training ? "steps" : "bytes");
-        }
-        bar->update(p.done, training ? fmt::format("loss {:.3f}", p.loss) : "");
-      });
+      g = model::run_gpt_claims(a.gpt, show);
     } catch (const OptionError& e) {
       throw UsageError(e.text_for(gpt_flag));  // the GPT's options are --gpt-* here
     }

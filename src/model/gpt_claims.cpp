@@ -74,7 +74,7 @@ TyingVerdict tying_verdict(const SeedSpread& tied, const SeedSpread& untied) {
 }
 
 GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
-                               const std::function<void(const GptClaimsProgress&)>& progress) {
+                               const std::function<void(const train::ClaimsProgress&)>& progress) {
   check_options(o);
   if (!std::filesystem::exists(o.corpus))
     throw InputError(OptionText{
@@ -84,11 +84,11 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
   const auto corpus = train::Corpus::open({o.corpus});
   const auto tokenizer =
       training_tokenizer(corpus, o.train, [&](const std::string&, std::uint64_t done, std::uint64_t total) {
-        if (progress) progress({"vocabulary", done, total});
+        if (progress) progress({.stage = "vocabulary", .done = done, .total = total});
       }).tokenizer;
   const std::vector<std::int32_t> tokens =
       encode_corpus(corpus, *tokenizer, [&](const std::string&, std::uint64_t done, std::uint64_t n) {
-        if (progress) progress({"tokenize", done, n});
+        if (progress) progress({.stage = "tokenize", .done = done, .total = n});
       });
 
   GptClaimsResult r;
@@ -107,7 +107,14 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
       const std::string_view stage = tie ? "gpt tied" : "gpt untied";
       const auto t0 = std::chrono::steady_clock::now();
       trainer.train({}, [&](const GptStep& s) {
-        if (progress) progress({stage, s.step, s.steps, k, o.seeds, s.loss});
+        if (progress)
+          progress({.stage = stage,
+                    .done = s.step,
+                    .total = s.steps,
+                    .unit = "steps",
+                    .loss = s.loss,
+                    .seed_index = k,
+                    .seeds = o.seeds});
       });
       const GptEval e = trainer.history().empty() ? trainer.evaluate() : trainer.history().back();
       GptClaimsModel& m = tie ? r.tied : r.untied;

@@ -96,7 +96,11 @@ ClaimsTying tying(const std::string& corpus_path, const ClaimsOptions& o) {
     const std::string_view stage = tie ? "lm (tied)" : "lm (untied)";
     if (o.progress)
       control.on_progress = [&](const SessionProgress& p) {
-        o.progress({p.phase == SessionPhase::vocabulary ? "vocabulary" : stage, p.done, p.total, p.status.loss});
+        o.progress(
+            p.phase == SessionPhase::vocabulary
+                ? ClaimsProgress{.stage = "vocabulary", .done = p.done, .total = p.total}
+                : ClaimsProgress{
+                      .stage = stage, .done = p.done, .total = p.total, .unit = "tokens", .loss = p.status.loss});
       };
     const auto run = train_lm({{corpus_path}, 1, o.lm_vocab}, lo, {}, control);
     const auto& e = run.epochs.back();

@@ -51,7 +51,7 @@ TEST(GptClaims, TrainsTiedAndUntiedPerSeedAndCountsTheirParameters) {
   Corpus c;
   const auto o = tiny(c.path);
   std::vector<std::string> stages;
-  const auto r = run_gpt_claims(o, [&](const GptClaimsProgress& p) {
+  const auto r = run_gpt_claims(o, [&](const train::ClaimsProgress& p) {
     const std::string s = std::string(p.stage) + (p.seeds ? std::to_string(p.seed_index) : "");
     if (stages.empty() || stages.back() != s) stages.push_back(s);
   });
@@ -146,7 +146,7 @@ TEST(GptClaims, OptionsAreCheckedBeforeAnyWorkInTheTrainersNames) {
   Corpus c;
   const auto option_of = [](const GptClaimsOptions& o) -> std::string {
     try {
-      run_gpt_claims(o, [](const GptClaimsProgress& p) {
+      run_gpt_claims(o, [](const train::ClaimsProgress& p) {
         ADD_FAILURE() << "work started (" << p.stage << ") before the options were checked";
       });
     } catch (const OptionError& e) {

@@ -15,16 +15,9 @@
 
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/nn/params.hpp"
+#include "lumen/train/claims.hpp"
 
 namespace lumen::model {
-
-struct GptClaimsProgress {
-  // "vocabulary" and "tokenize" (bytes of the corpus), then "gpt tied" / "gpt untied" (steps) for each seed.
-  std::string_view stage;
-  std::uint64_t done = 0, total = 0;
-  std::size_t seed_index = 0, seeds = 0;  // which seed of how many (0-based), while a model trains
-  double loss = 0;                        // the step's training loss, while a model trains
-};
 
 // The small defaults: 2 blocks, d_model 64, 4 heads, context 64, 400 steps of 8 windows, the corpus's 2,000 most
 // frequent words as tokens, one held-out evaluation at the end over 16 x 8 windows. `tie` is ignored (both run).
@@ -78,6 +71,6 @@ struct GptClaimsResult {
 // InputError for a missing corpus (OptionText naming {corpus} and {skip_gpt}), InputError for a corpus too
 // short for a window of context + 1 tokens in both its parts, IoError if it cannot be read.
 GptClaimsResult run_gpt_claims(const GptClaimsOptions& options,
-                               const std::function<void(const GptClaimsProgress&)>& progress = {});
+                               const std::function<void(const train::ClaimsProgress&)>& progress = {});
 
 }  // namespace lumen::model

@@ -21,10 +21,16 @@
 
 namespace lumen::train {
 
+// How far a claims run is, the table's (run_claims) and the GPT's (model::run_gpt_claims) alike: `stage`
+// ("vocabulary", "tokenize", "lm (tied)", "gpt untied", ...), done of total in `unit`; while a model trains, its
+// loss and, over several seeds, which seed (0-based) of how many.
 struct ClaimsProgress {
-  std::string_view stage;  // "lm (tied)", "lm (untied)": a model training; "vocabulary": its words being counted
-  std::uint64_t done = 0, total = 0;  // tokens (bytes while counting)
+  std::string_view stage;
+  std::uint64_t done = 0, total = 0;
+  std::string_view unit = "bytes";  // "bytes" (counting, tokenising), "tokens" (an lm), "steps" (a GPT)
   double loss = 0;
+  std::size_t seed_index = 0, seeds = 0;  // seeds 0: one run, no seed to name
+  bool training() const { return unit != "bytes"; }
 };
 
 struct ClaimsOptions {
