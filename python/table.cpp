@@ -13,13 +13,13 @@
 
 #include "bindings.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/io/load_table.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/io/summary.hpp"
 #include "lumen/io/table_json.hpp"
 #include "lumen/io/write.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/query_word.hpp"
+#include "lumen/text/load_table.hpp"
 #include "lumen/text/tokenizer.hpp"
 
 namespace lumen::python {
@@ -106,7 +106,7 @@ py::array_t<float> to_array(const std::vector<float>& v) {
 TablePtr load(const py::object& path_obj, const std::optional<std::string>& format, const std::string& dtype,
               std::size_t limit, const std::string& tensor, const py::object& vocab, const std::string& unicode_errors,
               const py::object& tokenizer, const py::object& cache, const py::object& threads) {
-  io::TableRequest r;
+  text::TableRequest r;
   r.path = path_obj.is_none() ? "default" : path_bytes(path_obj);
   if (format) r.open.format = io::parse_format(*format);
   r.open.dtype = parse_dtype(dtype);
@@ -118,10 +118,10 @@ TablePtr load(const py::object& path_obj, const std::optional<std::string>& form
   r.open.cache_dir = cache.is_none() ? "" : path_bytes(cache);
   r.tokenizer = tokenizer.is_none() ? "" : path_bytes(tokenizer);
   io::LoadReport report;
-  io::LoadedTable loaded;
+  text::LoadedTable loaded;
   {
     const py::gil_scoped_release nogil;
-    loaded = io::load_table(r, report);
+    loaded = text::load_table(r, report);
   }
   const py::object warn = py::module_::import("warnings").attr("warn");
   for (const auto& w : loaded.warnings) warn(w);

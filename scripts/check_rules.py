@@ -9,6 +9,9 @@
    thread guard (ScopedBlasThreads), so that no BLAS result depends on the thread count an earlier call left
    behind: nothing else includes cblas.h or lapacke.h (the library, the faces, the benchmarks and the tests but
    the module's own).
+4. Modules point one way: a module's sources (src/M/, include/lumen/M/) include lumen headers only of the modules
+   its lumen_module(M DEPS ...) line in CMakeLists.txt reaches (directly or through them), so io, for one, needs
+   nothing above core.
 
 Usage: check_rules.py [ROOT]      check the tree at ROOT (default: the repository)
        check_rules.py --self-test plant one violation of each rule in a scratch tree and show each is caught
@@ -26,6 +29,29 @@ STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 FLAG = re.compile(r'(?:^|[\s(`\'"\[/,])--[a-z][a-z0-9-]*')
 FOLD = re.compile(r'\b(?:std::)?(?:tolower|toupper|towlower|towupper)\s*\(')
 BLAS_INCLUDE = re.compile(r'#\s*include\s*[<"](?:cblas|lapacke)\.h[>"]')
+MODULE_LINE = re.compile(r'lumen_module\(\s*([a-z]+)\b([^)]*)\)', re.S)
+LUMEN_INCLUDE = re.compile(r'#\s*include\s*"lumen/([a-z]+)/')
+
+
+def module_reach(root):
+    """{module: every module it may use}, from CMakeLists.txt's lumen_module(NAME DEPS lumen_x ...) lines."""
+    cmake = root / "CMakeLists.txt"
+    deps = {}
+    if cmake.exists():
+        for m in MODULE_LINE.finditer(cmake.read_text(encoding="utf-8", errors="replace")):
+            deps[m.group(1)] = set(re.findall(r'\blumen_([a-z]+)\b', m.group(2)))
+    reach = {}
+
+    def walk(m, seen):
+        for d in deps.get(m, ()):
+            if d not in seen:
+                seen.add(d)
+                walk(d, seen)
+        return seen
+
+    for m in deps:
+        reach[m] = walk(m, {m})
+    return reach
 
 
 def code_only(text):
@@ -92,6 +118,20 @@ def check(root):
         if BLAS_INCLUDE.search(code_only(p.read_text(encoding="utf-8", errors="replace"))):
             problems.append(f"{rel}: includes cblas.h or lapacke.h; call BLAS and LAPACK through lumen/linalg/blas.hpp "
                             "(each call takes its ScopedBlasThreads)")
+    reach = module_reach(root)
+    for m, floor in (("core", {"core"}), ("io", {"core", "io"})):  # the readers stay light (CONTRIBUTING.md)
+        if m in reach and reach[m] - floor:
+            problems.append(f"CMakeLists.txt: module {m} depends on {', '.join(sorted(reach[m] - floor))}; "
+                            f"{m} may use only {', '.join(sorted(floor))}")
+    for m, allowed in sorted(reach.items()):
+        for p in files(root, f"src/{m}", f"include/lumen/{m}"):
+            code = code_only(p.read_text(encoding="utf-8", errors="replace"))
+            for lineno, line in enumerate(code.split("\n"), 1):
+                used = LUMEN_INCLUDE.search(line)
+                if used and used.group(1) in reach and used.group(1) not in allowed:
+                    problems.append(f"{p.relative_to(root)}:{lineno}: module {m} includes lumen/{used.group(1)}/, "
+                                    f"which its DEPS in CMakeLists.txt do not reach; move the code up, or the "
+                                    "piece it needs down")
     return problems
 
 
@@ -101,6 +141,9 @@ def self_test():
         "src/serve/b.cpp": "char c = static_cast<char>(std::tolower(x));\n",
         "src/eval/c.cpp": "#include <cblas.h>\nvoid g() { const ScopedBlasThreads b(1); cblas_sdot(1, 0, 1, 0, 1); }\n",
         "tests/model/d.cpp": "#include <lapacke.h>\n",
+        "src/io/e.cpp": '#include "lumen/text/tokenizer.hpp"\n',
+        "CMakeLists.txt": "lumen_module(core DEPS fmt::fmt)\nlumen_module(io DEPS lumen_core lumen_text)\n"
+                          "lumen_module(text DEPS lumen_core)\n",
     }
     clean = {
         "src/io/ok.cpp": '// a comment may say --format\nvoid f() { throw InputError(OptionText{"with {format}", {"format"}}); }\n'
@@ -108,6 +151,10 @@ def self_test():
         "src/core/text_fold.cpp": "int lower(int c) { return std::tolower(c); }\n",
         "src/linalg/blas.cpp": "#include <cblas.h>\n#include <lapacke.h>\n",
         "src/eval/ok.cpp": '#include "lumen/linalg/blas.hpp"\n// not <cblas.h>: this says why\n',
+        "src/text/ok.cpp": '#include "lumen/io/open.hpp"\n#include "lumen/core/table.hpp"\n',
+        "CMakeLists.txt": "lumen_module(core DEPS fmt::fmt)\nlumen_module(io DEPS lumen_core)\n"
+                          "lumen_module(text DEPS lumen_core lumen_io\n  PkgConfig::PCRE2)\nlumen_module(linalg DEPS lumen_core)\n"
+                          "lumen_module(eval DEPS lumen_linalg)\n",
     }
     ok = True
     with tempfile.TemporaryDirectory() as d:
@@ -124,7 +171,10 @@ def self_test():
             found = [p for p in check(root) if p.startswith(name)]
             print(f"self-test: planted {name}: {'caught' if found else 'MISSED'}")
             ok = ok and bool(found)
-            (root / name).unlink()
+            if name in clean:
+                (root / name).write_text(clean[name])  # a planted file that replaced a clean one
+            else:
+                (root / name).unlink()
     return ok
 
 
@@ -138,7 +188,8 @@ def main():
     if problems:
         print(f"check-rules: {len(problems)} broken rule(s) above", file=sys.stderr)
         return 1
-    print("check-rules: the library names no flag, folds case in one place, and calls BLAS through one guarded module")
+    print("check-rules: the library names no flag, folds case in one place, calls BLAS through one guarded module, "
+          "and its modules point one way")
     return 0
 
 

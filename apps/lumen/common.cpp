@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include "lumen/core/error.hpp"
-#include "lumen/io/load_table.hpp"
+#include "lumen/io/default_table.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/io/write.hpp"
+#include "lumen/text/load_table.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 
@@ -122,7 +123,7 @@ Table load_table(const TableArgs& args, io::LoadReport& report) {
 }
 
 Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer) {
-  io::TableRequest r;
+  text::TableRequest r;
   r.path = args.path;
   if (!args.format.empty()) r.open.format = io::parse_format(args.format);
   r.open.dtype = parse_dtype(args.dtype);
@@ -133,7 +134,7 @@ Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<
   r.open.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
   r.open.cache_dir = args.cache;
   r.tokenizer = args.tokenizer;
-  io::LoadedTable loaded = io::load_table(r, report);
+  text::LoadedTable loaded = text::load_table(r, report);
   for (const auto& w : loaded.warnings) print_warning(w);
   if (loaded.tokenizer) tokenizer = std::move(loaded.tokenizer);
   return std::move(loaded.table);

@@ -16,11 +16,11 @@
 
 #include "cli/cli_run.hpp"
 #include "lumen/core/rng.hpp"
-#include "lumen/io/load_table.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/embedding_table.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "lumen/serve/api.hpp"
+#include "lumen/text/load_table.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "support/temp_dir.hpp"
 
@@ -79,10 +79,10 @@ class JsonParity : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new test::TempDir("lumen-parity");
     path_ = write_table(*dir_);
-    io::TableRequest r;
+    text::TableRequest r;
     r.path = path_;
     io::LoadReport report;
-    api_ = new serve::Api(io::load_table(r, report).table);
+    api_ = new serve::Api(text::load_table(r, report).table);
   }
   static void TearDownTestSuite() {
     delete api_;
@@ -108,10 +108,10 @@ class JsonParity : public ::testing::Test {
     return j.contains("job") ? j["result"] : j;
   }
   static Table load(const std::string& path) {
-    io::TableRequest r;
+    text::TableRequest r;
     r.path = path;
     io::LoadReport report;
-    return io::load_table(r, report).table;
+    return text::load_table(r, report).table;
   }
 
   static test::TempDir* dir_;
@@ -230,10 +230,10 @@ TEST_F(JsonParity, Info) {
 TEST_F(JsonParity, Tokenize) {
   if (text::default_gpt2_dir().empty()) GTEST_SKIP() << "GPT-2's tokenizer files are not installed";
   const std::shared_ptr<const text::Tokenizer> gpt2 = text::load_gpt2_tokenizer();
-  io::TableRequest r;
+  text::TableRequest r;
   r.path = path_;
   io::LoadReport report;
-  serve::Api with_tokenizer(io::load_table(r, report).table, gpt2);
+  serve::Api with_tokenizer(text::load_table(r, report).table, gpt2);
   const json c = cli("tokenize 'The cat sat'");
   json a = json::parse(with_tokenizer.handle("tokenize", {{"text", "The cat sat"}}).dump());
   EXPECT_EQ(a["tokenizer"], c["tokenizer"]);

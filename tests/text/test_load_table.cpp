@@ -1,13 +1,14 @@
-// io::load_table: a table as a user names it (a file, "toy", the default table), the one way the CLI and Python open
+// text::load_table: a table as a user names it (a file, "toy", the default table), the one way the CLI and Python open
 // tables.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
-#include "io_test_util.hpp"
+#include "io/io_test_util.hpp"
 #include "lumen/core/error.hpp"
-#include "lumen/io/load_table.hpp"
+#include "lumen/io/default_table.hpp"
+#include "lumen/text/load_table.hpp"
 
 using namespace lumen;
 using lumen::io::test::ScratchDir;
@@ -33,16 +34,16 @@ class ScopedEnv {
   std::string old_;
 };
 
-io::LoadedTable load(const std::string& path, std::size_t limit = 0) {
-  io::TableRequest r;
+text::LoadedTable load(const std::string& path, std::size_t limit = 0) {
+  text::TableRequest r;
   r.path = path;
   r.open.limit = limit;
   io::LoadReport report;
-  return io::load_table(r, report);
+  return text::load_table(r, report);
 }
 
 TEST(LoadTable, TheToyTableIsBuiltIn) {
-  const io::LoadedTable t = load("toy", 5);
+  const text::LoadedTable t = load("toy", 5);
   EXPECT_EQ(t.table.source, "toy");
   EXPECT_EQ(t.table.V(), 5u);
   EXPECT_EQ(t.tokenizer, nullptr);
@@ -52,7 +53,7 @@ TEST(LoadTable, TheToyTableIsBuiltIn) {
 TEST(LoadTable, AFileWithRepeatedWordsWarnsOnce) {
   const ScratchDir dir;
   const std::string path = dir.write("dup.vec", "3 2\ncat 1 0\ndog 0 1\ncat 1 1\n");
-  const io::LoadedTable t = load(path);
+  const text::LoadedTable t = load(path);
   EXPECT_EQ(t.table.V(), 2u);
   ASSERT_EQ(t.warnings.size(), 1u);
   EXPECT_EQ(t.warnings[0], path + ": 1 duplicate word (first: 'cat'); kept the first row of each");
@@ -64,7 +65,7 @@ TEST(LoadTable, TheDefaultTableIsTheFileLumenDefaultTableNames) {
   const ScopedEnv env("LUMEN_DEFAULT_TABLE", path);
   EXPECT_EQ(io::default_table_path(), path);
   for (const std::string name : {"", "default"}) {
-    const io::LoadedTable t = load(name);
+    const text::LoadedTable t = load(name);
     EXPECT_EQ(t.table.source, "default");
     EXPECT_EQ(t.table.vocab.token(1), "of");
   }
