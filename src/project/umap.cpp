@@ -207,10 +207,12 @@ bool spectral_start(const Graph& g, std::size_t n, std::vector<double>& Y) {
 
 float clip(float v) { return std::max(-4.0f, std::min(4.0f, v)); }
 
-}  // namespace
+void umap_report(const UmapOptions& o, const char* stage, std::size_t done, std::size_t total) {
+  if (o.progress) o.progress(stage, done, total);
+}
 
-UmapResult umap(const Matrix& X, const UmapOptions& o) {
-  const std::size_t n = X.rows();
+// The checks that need no work, before any is done: each error says what is wrong.
+void check_umap_options(std::size_t n, const UmapOptions& o) {
   if (n < 3) throw InputError(fmt::format("UMAP needs at least 3 points (got {})", n));
   if (o.neighbors < 2 || o.neighbors > n)
     throw OptionError("neighbors",
@@ -218,47 +220,49 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
                                   "itself, so 2 <= neighbors <= {})",
                                   o.neighbors, n, n));
   if (o.learning_rate <= 0) throw UsageError("UMAP: the learning rate must be > 0");
-  UmapResult r;
-  fit_ab(o.min_dist, o.spread, r.a, r.b);
-  r.k = o.neighbors;
-  r.epochs = o.epochs > 0 ? o.epochs : (n <= 10000 ? 500 : 200);
-  auto report = [&](const char* stage, std::size_t done, std::size_t total) {
-    if (o.progress) o.progress(stage, done, total);
-  };
+}
 
-  report("neighbours", 0, n);
-  Matrix input;  // unit rows for cosine (Euclidean on them ranks as cosine)
+// X (n, d) with each row scaled to unit length (zero rows kept): Euclidean on them ranks as cosine.
+Matrix unit_rows(const Matrix& X) {
+  Matrix input(X.rows(), X.cols());
+  for (std::size_t i = 0; i < X.rows(); ++i) {
+    auto row = input.row_mut(i);
+    X.row_f32(i, row.data());
+    double s = 0;
+    for (const float v : row) s += static_cast<double>(v) * v;
+    const double norm = std::sqrt(s);
+    if (norm > 0)
+      for (auto& v : row) v = static_cast<float>(v / norm);
+  }
+  return input;
+}
+
+// The kNN graph: each point's k − 1 nearest neighbours (k counts the point itself), exact or from HNSW (`hnsw`
+// says which), by cosine through unit rows or Euclidean.
+Neighbours umap_neighbours(const Matrix& X, const UmapOptions& o, bool& hnsw) {
+  Matrix input;  // unit rows for cosine
   const Matrix* points = &X;
   if (o.cosine) {
-    input = Matrix(n, X.cols());
-    for (std::size_t i = 0; i < n; ++i) {
-      auto row = input.row_mut(i);
-      X.row_f32(i, row.data());
-      double s = 0;
-      for (const float v : row) s += static_cast<double>(v) * v;
-      const double norm = std::sqrt(s);
-      if (norm > 0)
-        for (auto& v : row) v = static_cast<float>(v / norm);
-    }
+    input = unit_rows(X);
     points = &input;
   }
   if (o.knn != "auto" && o.knn != "exact" && o.knn != "hnsw")
     throw OptionError("knn", fmt::format("UMAP: {{option}} '{}' is not exact, hnsw or auto", o.knn));
-  r.hnsw = o.knn == "hnsw" || (o.knn == "auto" && n > o.exact_up_to);
+  hnsw = o.knn == "hnsw" || (o.knn == "auto" && X.rows() > o.exact_up_to);
   const auto knn_progress = [&](const std::string&, std::uint64_t done, std::uint64_t total) {
-    report("neighbours", done, total);
+    umap_report(o, "neighbours", done, total);
   };
-  r.neighbours = r.hnsw ? hnsw_neighbours(*points, o.neighbors - 1, o.threads, knn_progress)
-                        : exact_neighbours(*points, o.neighbors - 1, o.threads, knn_progress);
-  report("graph", 0, 1);
-  Graph g = fuzzy_union(r.neighbours, memberships(r.neighbours, o.neighbors));
-  report("graph", 1, 1);
+  return hnsw ? hnsw_neighbours(*points, o.neighbors - 1, o.threads, knn_progress)
+              : exact_neighbours(*points, o.neighbors - 1, o.threads, knn_progress);
+}
 
-  report("start", 0, 1);
+// The layout's start Y (n, 2) interleaved: the spectral start scaled to ±10 plus N(0, 1e-4²) noise, or a uniform
+// random one in [−10, 10)² where the eigen-solver could not use the graph (`spectral` false). Draws from `rng`,
+// the layout's stream.
+std::vector<float> initial_layout(const Graph& g, std::size_t n, Rng& rng, bool& spectral) {
   std::vector<double> start;
-  r.spectral = spectral_start(g, n, start);
-  Rng rng(o.seed);
-  if (r.spectral) {
+  spectral = spectral_start(g, n, start);
+  if (spectral) {
     double top = 0;
     for (const double v : start) top = std::max(top, std::abs(v));
     const double expansion = top > 0 ? 10.0 / top : 1.0;
@@ -268,111 +272,182 @@ UmapResult umap(const Matrix& X, const UmapOptions& o) {
     for (auto& v : start) v = -10.0 + 20.0 * rng.uniform();
   }
   // Each axis rescaled to [0, 10], as umap-learn does before the layout.
-  r.Y.resize(2 * n);
+  std::vector<float> Y(2 * n);
   for (std::size_t axis = 0; axis < 2; ++axis) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, start[2 * i + axis]), hi = std::max(hi, start[2 * i + axis]);
     const double span = hi > lo ? hi - lo : 1.0;
-    for (std::size_t i = 0; i < n; ++i)
-      r.Y[2 * i + axis] = static_cast<float>(10.0 * (start[2 * i + axis] - lo) / span);
+    for (std::size_t i = 0; i < n; ++i) Y[2 * i + axis] = static_cast<float>(10.0 * (start[2 * i + axis] - lo) / span);
   }
-  report("start", 1, 1);
+  return Y;
+}
 
+// The edges the SGD samples (indices into the graph's) and when, in epochs: each is sampled every per_sample
+// epochs and owes a negative sample every per_negative.
+struct EdgeSchedule {
+  std::vector<std::size_t> edges;
+  std::vector<double> per_sample, next_sample, per_negative, next_negative;
+};
+
+EdgeSchedule schedule_edges(const Graph& g, std::size_t epochs, std::size_t negative_samples) {
   // Edges too weak to be sampled once in the run are dropped; the others are sampled every max_w / w epochs.
   const float max_w = g.w.empty() ? 0.0f : *std::max_element(g.w.begin(), g.w.end());
-  std::vector<std::size_t> edges;
+  EdgeSchedule s;
   for (std::size_t e = 0; e < g.w.size(); ++e)
-    if (g.w[e] >= max_w / static_cast<float>(r.epochs)) edges.push_back(e);
-  std::vector<double> per_sample(edges.size()), next_sample(edges.size()), per_negative(edges.size()),
-      next_negative(edges.size());
-  for (std::size_t s = 0; s < edges.size(); ++s) {
-    per_sample[s] = static_cast<double>(max_w) / g.w[edges[s]];
-    next_sample[s] = per_sample[s];
-    per_negative[s] = per_sample[s] / static_cast<double>(std::max<std::size_t>(1, o.negative_samples));
-    next_negative[s] = per_negative[s];
+    if (g.w[e] >= max_w / static_cast<float>(epochs)) s.edges.push_back(e);
+  const std::size_t m = s.edges.size();
+  s.per_sample.resize(m), s.next_sample.resize(m), s.per_negative.resize(m), s.next_negative.resize(m);
+  for (std::size_t e = 0; e < m; ++e) {
+    s.per_sample[e] = static_cast<double>(max_w) / g.w[s.edges[e]];
+    s.next_sample[e] = s.per_sample[e];
+    s.per_negative[e] = s.per_sample[e] / static_cast<double>(std::max<std::size_t>(1, negative_samples));
+    s.next_negative[e] = s.per_negative[e];
   }
-  const auto a = static_cast<float>(r.a), b = static_cast<float>(r.b), gamma = static_cast<float>(o.repulsion);
-  float* Y = r.Y.data();
-  const std::size_t threads =
-      std::max<std::size_t>(1, std::min(o.threads == 0 ? default_threads() : o.threads, edges.size() / 1024));
-  // One epoch's updates for edges [begin, end). With one thread, plain reads and writes in edge order: the same map
-  // for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild),
-  // each moving the heads of its edges in place (edges are sorted by head, so each thread's heads are mostly its
-  // own), while the tails and the random points that repel are read from `away`, a copy of Y made at the start of
-  // the epoch, and the tails' moves are summed in `pull` (the thread's own) and added at the end of the epoch.
-  // Reading and writing them live, on lines the other cores keep writing, cost more than the rest of the layout
-  // together (a second thread gained 5%); a position one epoch old is what the other threads' updates make of a
-  // live one anyway. With one thread, `away` is Y and `pull` moves Y itself.
-  auto epoch_range = [&](auto access, const float* away, auto pull, std::size_t begin, std::size_t end,
-                         std::size_t epoch, Rng& draw) {
-    const auto alpha =
-        static_cast<float>(o.learning_rate * (1.0 - static_cast<double>(epoch) / static_cast<double>(r.epochs)));
-    const auto now = static_cast<double>(epoch);
-    for (std::size_t s = begin; s < end; ++s) {
-      if (next_sample[s] > now) continue;
-      const auto j = static_cast<std::size_t>(g.head[edges[s]]), k = static_cast<std::size_t>(g.tail[edges[s]]);
-      float* cur = Y + 2 * j;
-      float cx = access.load(cur[0]), cy = access.load(cur[1]);
-      float dx = cx - away[2 * k], dy = cy - away[2 * k + 1], d2 = dx * dx + dy * dy;
-      if (d2 > 0) {                        // attraction along the edge, both ends move
-        const float pb = std::pow(d2, b);  // d^2b; d^2(b-1) = d^2b / d^2 (one pow, not two)
-        const float coeff = -2.0f * a * b * (pb / d2) / (a * pb + 1.0f);
-        const float gx = clip(coeff * dx) * alpha, gy = clip(coeff * dy) * alpha;
-        cx += gx, cy += gy;
-        access.store(cur[0], cx), access.store(cur[1], cy);
-        pull(k, gx, gy);
-      }
-      next_sample[s] += per_sample[s];
-      const auto negatives = static_cast<std::size_t>(std::max(0.0, (now - next_negative[s]) / per_negative[s]));
-      for (std::size_t p = 0; p < negatives; ++p) {  // repulsion from random points, only this end moves
-        const std::size_t m = draw.below(n);
-        if (m == j) continue;
-        const float* far = away + 2 * m;  // (Y itself with one thread)
-        dx = cx - far[0], dy = cy - far[1], d2 = dx * dx + dy * dy;
-        if (!(d2 > 0)) continue;
-        const float coeff = 2.0f * gamma * b / ((0.001f + d2) * (a * std::pow(d2, b) + 1.0f));
-        cx += clip(coeff * dx) * alpha, cy += clip(coeff * dy) * alpha;
-      }
+  return s;
+}
+
+// The SGD's inputs: the graph, the schedule (advanced as edges are sampled), the curve's a and b, γ and the rate,
+// over Y (n, 2) interleaved, moved in place.
+struct UmapSgd {
+  const Graph& g;
+  EdgeSchedule& schedule;
+  float* Y;
+  std::size_t n, epochs;
+  double learning_rate;
+  float a, b, gamma;
+};
+
+// How an epoch reads and writes the heads in Y: plainly on one thread, as relaxed atomics when threads share it.
+struct PlainAccess {
+  float load(const float& x) const { return x; }
+  void store(float& x, float v) const { x = v; }
+};
+struct SharedAccess {
+  float load(float& x) const { return std::atomic_ref<float>(x).load(std::memory_order_relaxed); }
+  void store(float& x, float v) const { std::atomic_ref<float>(x).store(v, std::memory_order_relaxed); }
+};
+
+// One epoch's updates for edges [begin, end). With one thread, plain reads and writes in edge order: the same map
+// for a seed every time. With more, the threads share Y lock-free as umap-learn's parallel layout does (Hogwild),
+// each moving the heads of its edges in place (edges are sorted by head, so each thread's heads are mostly its
+// own), while the tails and the random points that repel are read from `away`, a copy of Y made at the start of
+// the round, and the tails' moves are summed in `pull` (the thread's own) and added at the end of the round.
+// Reading and writing them live, on lines the other cores keep writing, cost more than the rest of the layout
+// together (a second thread gained 5%); a position one round old is what the other threads' updates make of a
+// live one anyway. With one thread, `away` is Y and `pull` moves Y itself.
+template <class Access, class Pull>
+void sgd_epoch_range(const UmapSgd& sgd, Access access, const float* away, Pull pull, std::size_t begin,
+                     std::size_t end, std::size_t epoch, Rng& draw) {
+  EdgeSchedule& s = sgd.schedule;
+  const float a = sgd.a, b = sgd.b, gamma = sgd.gamma;
+  const auto alpha =
+      static_cast<float>(sgd.learning_rate * (1.0 - static_cast<double>(epoch) / static_cast<double>(sgd.epochs)));
+  const auto now = static_cast<double>(epoch);
+  for (std::size_t e = begin; e < end; ++e) {
+    if (s.next_sample[e] > now) continue;
+    const auto j = static_cast<std::size_t>(sgd.g.head[s.edges[e]]),
+               k = static_cast<std::size_t>(sgd.g.tail[s.edges[e]]);
+    float* cur = sgd.Y + 2 * j;
+    float cx = access.load(cur[0]), cy = access.load(cur[1]);
+    float dx = cx - away[2 * k], dy = cy - away[2 * k + 1], d2 = dx * dx + dy * dy;
+    if (d2 > 0) {                        // attraction along the edge, both ends move
+      const float pb = std::pow(d2, b);  // d^2b; d^2(b-1) = d^2b / d^2 (one pow, not two)
+      const float coeff = -2.0f * a * b * (pb / d2) / (a * pb + 1.0f);
+      const float gx = clip(coeff * dx) * alpha, gy = clip(coeff * dy) * alpha;
+      cx += gx, cy += gy;
       access.store(cur[0], cx), access.store(cur[1], cy);
-      next_negative[s] += static_cast<double>(negatives) * per_negative[s];
+      pull(k, gx, gy);
     }
-  };
-  struct Plain {
-    float load(const float& x) const { return x; }
-    void store(float& x, float v) const { x = v; }
-  };
-  struct Shared {
-    float load(float& x) const { return std::atomic_ref<float>(x).load(std::memory_order_relaxed); }
-    void store(float& x, float v) const { std::atomic_ref<float>(x).store(v, std::memory_order_relaxed); }
-  };
-  // Several threads: Y at the start of the round, and each thread's moves of the tails of its edges.
-  constexpr std::size_t kRounds = 4;
-  std::vector<float> before(threads > 1 ? r.Y.size() : 0);
-  std::vector<std::vector<float>> pulls(threads > 1 ? threads : 0, std::vector<float>(r.Y.size()));
-  for (std::size_t epoch = 0; epoch < r.epochs; ++epoch) {
-    if (threads == 1) {
-      epoch_range(
-          Plain{}, Y, [Y](std::size_t k, float gx, float gy) { Y[2 * k] -= gx, Y[2 * k + 1] -= gy; }, 0, edges.size(),
-          epoch, rng);
-    } else {
-      // In kRounds rounds of the epoch's edges, so that what the threads read is at most a round old.
-      for (std::size_t round = 0; round < kRounds; ++round) {
-        const std::size_t from = edges.size() * round / kRounds, to = edges.size() * (round + 1) / kRounds;
-        std::copy(r.Y.begin(), r.Y.end(), before.begin());
-        parallel_for(to - from, threads, [&](std::size_t begin, std::size_t end, std::size_t t) {
-          Rng local(o.seed ^ (0x9e3779b97f4a7c15ull * ((epoch * kRounds + round) * threads + t + 1)));
-          float* pull = pulls[t].data();
-          epoch_range(
-              Shared{}, before.data(),
-              [pull](std::size_t k, float gx, float gy) { pull[2 * k] -= gx, pull[2 * k + 1] -= gy; }, from + begin,
-              from + end, epoch, local);
-        });
-        for (auto& pull : pulls)
-          for (std::size_t i = 0; i < pull.size(); ++i) r.Y[i] += pull[i], pull[i] = 0.0f;
-      }
+    s.next_sample[e] += s.per_sample[e];
+    const auto negatives = static_cast<std::size_t>(std::max(0.0, (now - s.next_negative[e]) / s.per_negative[e]));
+    for (std::size_t p = 0; p < negatives; ++p) {  // repulsion from random points, only this end moves
+      const std::size_t m = draw.below(sgd.n);
+      if (m == j) continue;
+      const float* far = away + 2 * m;  // (Y itself with one thread)
+      dx = cx - far[0], dy = cy - far[1], d2 = dx * dx + dy * dy;
+      if (!(d2 > 0)) continue;
+      const float coeff = 2.0f * gamma * b / ((0.001f + d2) * (a * std::pow(d2, b) + 1.0f));
+      cx += clip(coeff * dx) * alpha, cy += clip(coeff * dy) * alpha;
     }
-    if (epoch % 10 == 9 || epoch + 1 == r.epochs) report("layout", epoch + 1, r.epochs);
+    access.store(cur[0], cx), access.store(cur[1], cy);
+    s.next_negative[e] += static_cast<double>(negatives) * s.per_negative[e];
   }
+}
+
+// One epoch on several threads, in kRounds rounds of its edges so that what the threads read is at most a round
+// old: `before` (n, 2) is Y at the start of the round, pulls[t] thread t's moves of the tails of its edges.
+void shared_epoch(const UmapSgd& sgd, std::vector<float>& before, std::vector<std::vector<float>>& pulls,
+                  std::size_t threads, std::size_t epoch, std::uint64_t seed) {
+  constexpr std::size_t kRounds = 4;
+  const std::size_t edges = sgd.schedule.edges.size();
+  for (std::size_t round = 0; round < kRounds; ++round) {
+    const std::size_t from = edges * round / kRounds, to = edges * (round + 1) / kRounds;
+    std::copy(sgd.Y, sgd.Y + before.size(), before.begin());
+    parallel_for(to - from, threads, [&](std::size_t begin, std::size_t end, std::size_t t) {
+      Rng local(seed ^ (0x9e3779b97f4a7c15ull * ((epoch * kRounds + round) * threads + t + 1)));
+      float* pull = pulls[t].data();
+      sgd_epoch_range(
+          sgd, SharedAccess{}, before.data(),
+          [pull](std::size_t k, float gx, float gy) { pull[2 * k] -= gx, pull[2 * k + 1] -= gy; }, from + begin,
+          from + end, epoch, local);
+    });
+    for (auto& pull : pulls)
+      for (std::size_t i = 0; i < pull.size(); ++i) sgd.Y[i] += pull[i], pull[i] = 0.0f;
+  }
+}
+
+// The SGD epochs: in edge order on one thread (drawing from `rng`), shared lock-free on more.
+void sgd_layout(const UmapSgd& sgd, const UmapOptions& o, Rng& rng) {
+  const std::size_t edges = sgd.schedule.edges.size();
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min(o.threads == 0 ? default_threads() : o.threads, edges / 1024));
+  std::vector<float> before(threads > 1 ? 2 * sgd.n : 0);
+  std::vector<std::vector<float>> pulls(threads > 1 ? threads : 0, std::vector<float>(2 * sgd.n));
+  float* y = sgd.Y;
+  for (std::size_t epoch = 0; epoch < sgd.epochs; ++epoch) {
+    if (threads == 1) {
+      sgd_epoch_range(
+          sgd, PlainAccess{}, y, [y](std::size_t k, float gx, float gy) { y[2 * k] -= gx, y[2 * k + 1] -= gy; }, 0,
+          edges, epoch, rng);
+    } else {
+      shared_epoch(sgd, before, pulls, threads, epoch, o.seed);
+    }
+    if (epoch % 10 == 9 || epoch + 1 == sgd.epochs) umap_report(o, "layout", epoch + 1, sgd.epochs);
+  }
+}
+
+}  // namespace
+
+UmapResult umap(const Matrix& X, const UmapOptions& o) {
+  const std::size_t n = X.rows();
+  check_umap_options(n, o);
+  UmapResult r;
+  fit_ab(o.min_dist, o.spread, r.a, r.b);
+  r.k = o.neighbors;
+  r.epochs = o.epochs > 0 ? o.epochs : (n <= 10000 ? 500 : 200);
+
+  umap_report(o, "neighbours", 0, n);
+  r.neighbours = umap_neighbours(X, o, r.hnsw);
+  umap_report(o, "graph", 0, 1);
+  const Graph g = fuzzy_union(r.neighbours, memberships(r.neighbours, o.neighbors));
+  umap_report(o, "graph", 1, 1);
+
+  umap_report(o, "start", 0, 1);
+  Rng rng(o.seed);  // the layout's stream: the start's noise, then (one thread) the negative samples
+  r.Y = initial_layout(g, n, rng, r.spectral);
+  umap_report(o, "start", 1, 1);
+
+  EdgeSchedule schedule = schedule_edges(g, r.epochs, o.negative_samples);
+  const UmapSgd sgd{.g = g,
+                    .schedule = schedule,
+                    .Y = r.Y.data(),
+                    .n = n,
+                    .epochs = r.epochs,
+                    .learning_rate = o.learning_rate,
+                    .a = static_cast<float>(r.a),
+                    .b = static_cast<float>(r.b),
+                    .gamma = static_cast<float>(o.repulsion)};
+  sgd_layout(sgd, o, rng);
   return r;
 }
 
