@@ -66,6 +66,182 @@ std::size_t scan_threads(std::size_t n, std::size_t threads) {
   return std::max<std::size_t>(1, std::min(threads, n / kMinRowsPerThread));
 }
 
+// search_batch's steps.
+
+void check_batch_queries(const Matrix& Q, std::size_t d, const std::vector<std::vector<Id>>& per_query) {
+  if (Q.dtype() != DType::f32) throw UsageError("queries must be f32");
+  if (!per_query.empty() && per_query.size() != Q.rows())
+    throw UsageError(fmt::format("{} exclusion lists for {} queries", per_query.size(), Q.rows()));
+  if (Q.cols() != d && Q.rows() != 0)
+    throw InputError(fmt::format("queries have {} dimensions, the table has d = {}", Q.cols(), d));
+}
+
+// Query b's exclusions, sorted: options.exclude and its own list.
+std::vector<Id> batch_exclusions(const SearchOptions& o, const std::vector<std::vector<Id>>& per_query, std::size_t b) {
+  std::vector<Id> ids = o.exclude;
+  if (!per_query.empty()) ids.insert(ids.end(), per_query[b].begin(), per_query[b].end());
+  return sorted_unique(std::move(ids));
+}
+
+// One streaming pass (search()) per row of Q, each with its own exclusions.
+std::vector<std::vector<Neighbour>> search_each(const Searcher& s, const Matrix& Q, const SearchOptions& o,
+                                                const std::vector<std::vector<Id>>& per_query) {
+  std::vector<std::vector<Neighbour>> out(Q.rows());
+  SearchOptions ob = o;
+  for (std::size_t b = 0; b < Q.rows(); ++b) {
+    if (!per_query.empty()) ob.exclude = batch_exclusions(o, per_query, b);
+    out[b] = s.search(Q.row(b), ob);
+  }
+  return out;
+}
+
+// GEMM computes q.r in another order than the scan kernel. Both are within (d+16) 2^-24 |q||r| of the exact
+// value, so a row whose GEMM key is more than `tol` below the k-th best GEMM key cannot be in the exact top k;
+// the rows within it are rescored with the scan kernel and ranked exactly as search() does.
+float gemm_tolerance(Metric m, std::size_t d, float qn, float max_norm) {
+  const float rel = static_cast<float>(d + 16) * 0x1.0p-22f;
+  switch (m) {
+    case Metric::cosine: return rel + 1e-6f;
+    case Metric::dot: return rel * qn * max_norm * 1.01f + 1e-30f;
+    case Metric::euclidean: return rel * (qn + max_norm) * (qn + max_norm) * 1.01f + 1e-30f;
+  }
+  return 0.0f;
+}
+
+// A row's key from its GEMM dot product q.r: higher ranks first, as in search(); nan ranks last.
+float gemm_key(Metric m, float dot, float qn, float rn) {
+  float key;
+  switch (m) {
+    case Metric::cosine: key = finish_score(m, dot, qn, rn); break;
+    case Metric::dot: key = dot; break;
+    default: key = -(qn * qn + rn * rn - 2.0f * dot); break;
+  }
+  return std::isnan(key) ? -std::numeric_limits<float>::infinity() : key;
+}
+
+struct GemmCandidates {
+  std::vector<float> best;                 // min-heap of the k best GEMM keys
+  std::vector<std::pair<float, Id>> rows;  // every row within tol of the k-th best when it was seen
+
+  void offer(float key, Id id, float tol, std::size_t k, const std::vector<Id>& exclude) {
+    const bool full = best.size() >= k;
+    if (full && key < best.front() - tol) return;
+    if (!exclude.empty() && contains(exclude, id)) return;
+    rows.emplace_back(key, id);
+    if (!full) {
+      best.push_back(key);
+      std::push_heap(best.begin(), best.end(), std::greater<float>());
+    } else if (key > best.front()) {
+      std::pop_heap(best.begin(), best.end(), std::greater<float>());
+      best.back() = key;
+      std::push_heap(best.begin(), best.end(), std::greater<float>());
+    }
+  }
+};
+
+// A GEMM batch search in progress: per query its norm, tolerance, exclusions and candidates.
+struct GemmBatch {
+  Metric m = Metric::cosine;
+  std::size_t k = 0;
+  std::size_t threads = 0;
+  std::vector<float> qn, tol;
+  std::vector<std::vector<Id>> exclude;  // one shared list, or one per query
+  std::vector<GemmCandidates> cand;
+
+  const std::vector<Id>& excluded(std::size_t b) const { return exclude[exclude.size() == 1 ? 0 : b]; }
+};
+
+GemmBatch prepare_gemm_batch(const Matrix& Q, const SearchOptions& o, const std::vector<std::vector<Id>>& per_query,
+                             float max_norm) {
+  const std::size_t B = Q.rows(), dd = Q.cols();
+  GemmBatch g;
+  g.m = o.metric;
+  g.k = o.k;
+  g.threads = o.threads == 0 ? default_threads() : o.threads;
+  g.exclude.resize(per_query.empty() ? 1 : B);
+  for (std::size_t b = 0; b < g.exclude.size(); ++b) g.exclude[b] = batch_exclusions(o, per_query, b);
+  const auto& kern = kernels::active();
+  g.qn.resize(B);
+  g.tol.resize(B);
+  for (std::size_t b = 0; b < B; ++b) {
+    g.qn[b] = vector_norm(kern, Q.row(b).data(), dd);
+    g.tol[b] = gemm_tolerance(g.m, dd, g.qn[b], max_norm);
+  }
+  g.cand.resize(B);
+  return g;
+}
+
+// Rows [s, s + len) of E as f32 (len, d): f32 rows where they lie, f16/bf16 widened into buf.
+const float* gemm_rows(const Matrix& E, std::size_t s, std::size_t len, std::size_t threads, const kernels::Table& kern,
+                       std::vector<float>& buf) {
+  if (E.dtype() == DType::f32) return reinterpret_cast<const float*>(E.row_ptr(s));
+  const std::size_t dd = E.cols();
+  parallel_for(len, std::min<std::size_t>(threads, 1 + len / 256), [&](std::size_t b, std::size_t e, std::size_t) {
+    const auto* src = reinterpret_cast<const std::uint16_t*>(E.row_ptr(s + b));
+    if (E.dtype() == DType::f16) kern.f16_to_f32(src, buf.data() + b * dd, (e - b) * dd);
+    else kern.bf16_to_f32(src, buf.data() + b * dd, (e - b) * dd);
+  });
+  return buf.data();
+}
+
+// Offers rows [s, s + len) to every query's candidates, keyed from their GEMM scores S (B, len).
+void offer_block(GemmBatch& g, const float* S, std::size_t s, std::size_t len, std::span<const float> norms) {
+  parallel_for(g.cand.size(), g.threads, [&](std::size_t b0, std::size_t b1, std::size_t) {
+    for (std::size_t b = b0; b < b1; ++b) {
+      GemmCandidates& c = g.cand[b];
+      const float* sb = S + b * len;
+      const float qnb = g.qn[b], tb = g.tol[b];
+      const std::vector<Id>& ex = g.excluded(b);
+      for (std::size_t i = 0; i < len; ++i) {
+        const std::size_t r = s + i;
+        c.offer(gemm_key(g.m, sb[i], qnb, norms[r]), static_cast<Id>(r), tb, g.k, ex);
+      }
+    }
+  });
+}
+
+// Rows [0, n) through GEMM against every query, kGemmRows at a time, each block offered to the candidates.
+void gemm_scan(GemmBatch& g, const ScopedBlasThreads& guard, const Matrix& Q, const Searcher& searcher, std::size_t n) {
+  const Matrix& E = searcher.table().E;
+  const std::size_t B = Q.rows(), dd = Q.cols();
+  const std::size_t block = std::min(kGemmRows, n);
+  const auto& kern = kernels::active();
+  std::vector<float> S(B * block);                                      // GEMM scores (B, block)
+  std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);  // f16/bf16 rows as f32 (block, d)
+  for (std::size_t s = 0; s < n; s += block) {
+    const std::size_t len = std::min(block, n - s);
+    const float* rows = gemm_rows(E, s, len, g.threads, kern, Eblock);
+    // S (B, len) = Q (B, d) . rows (len, d)^T
+    blas::sgemm(guard, blas::Op::N, blas::Op::T, B, len, dd, 1.0f, Q.row(0).data(), dd, rows, dd, 0.0f, S.data(), len);
+    offer_block(g, S.data(), s, len, searcher.norms());
+  }
+}
+
+// Rescore the surviving candidates exactly (the scan kernel, as search() does) and rank them.
+std::vector<std::vector<Neighbour>> rank_candidates(GemmBatch& g, const Matrix& Q, const Searcher& searcher) {
+  const Matrix& E = searcher.table().E;
+  const std::span<const float> norms = searcher.norms();
+  std::vector<std::vector<Neighbour>> out(Q.rows());
+  parallel_for(Q.rows(), g.threads, [&](std::size_t b0, std::size_t b1, std::size_t) {
+    for (std::size_t b = b0; b < b1; ++b) {
+      GemmCandidates& c = g.cand[b];
+      const float floor = c.best.size() >= g.k ? c.best.front() - g.tol[b] : -std::numeric_limits<float>::infinity();
+      const float* q = Q.row(b).data();
+      std::vector<detail::Entry> all;
+      for (const auto& [key, id] : c.rows) {
+        if (key < floor) continue;
+        float raw;
+        raw_rows(scan_kernels(), E, q, g.m, static_cast<std::size_t>(id), 1, &raw);  // as Searcher::raw_block
+        const float score = finish_score(g.m, raw, g.qn[b], norms[static_cast<std::size_t>(id)]);
+        all.push_back({rank_key(g.m, score), score, id});
+      }
+      out[b] = detail::best(std::move(all), g.k);
+      c = GemmCandidates{};  // its memory back now, not after the whole batch
+    }
+  });
+  return out;
+}
+
 }  // namespace
 
 Searcher::Searcher(const Table& table, std::size_t threads) : table_(&table), norms_(table.V()) {
@@ -174,129 +350,15 @@ std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, cons
 
 std::vector<std::vector<Neighbour>> Searcher::search_batch(const Matrix& Q, const SearchOptions& o,
                                                            const std::vector<std::vector<Id>>& per_query) const {
-  if (Q.dtype() != DType::f32) throw UsageError("queries must be f32");
-  if (!per_query.empty() && per_query.size() != Q.rows())
-    throw UsageError(fmt::format("{} exclusion lists for {} queries", per_query.size(), Q.rows()));
-  if (Q.cols() != d() && Q.rows() != 0)
-    throw InputError(fmt::format("queries have {} dimensions, the table has d = {}", Q.cols(), d()));
-  const std::size_t B = Q.rows();
+  check_batch_queries(Q, d(), per_query);
   const std::size_t n = rows_to_search(*table_, o);
-  std::vector<std::vector<Neighbour>> out(B);
-  if (B == 0) return out;
-  // Query b's exclusions, sorted: options.exclude and its own list.
-  const auto excluded = [&](std::size_t b) {
-    std::vector<Id> ids = o.exclude;
-    if (!per_query.empty()) ids.insert(ids.end(), per_query[b].begin(), per_query[b].end());
-    return sorted_unique(std::move(ids));
-  };
-  if (B < 8 || n < 256) {  // too few queries for GEMM to pay off: one streaming pass each
-    SearchOptions ob = o;
-    for (std::size_t b = 0; b < B; ++b) {
-      if (!per_query.empty()) ob.exclude = excluded(b);
-      out[b] = search(Q.row(b), ob);
-    }
-    return out;
-  }
-  const std::size_t dd = d();
-  const Metric m = o.metric;
-  const std::size_t T = o.threads == 0 ? default_threads() : o.threads;
-  std::vector<std::vector<Id>> exclude(per_query.empty() ? 1 : B);  // one shared list, or one per query
-  for (std::size_t b = 0; b < exclude.size(); ++b) exclude[b] = excluded(b);
-  const auto& kern = kernels::active();
-
-  // GEMM computes q.r in another order than the scan kernel. Both are within (d+16) 2^-24 |q||r| of the exact
-  // value, so a row whose GEMM key is more than `tol` below the k-th best GEMM key cannot be in the exact top k;
-  // the rows within it are rescored with the scan kernel and ranked exactly as search() does.
-  const float rel = static_cast<float>(dd + 16) * 0x1.0p-22f;
-  std::vector<float> qn(B), tol(B);
-  for (std::size_t b = 0; b < B; ++b) {
-    qn[b] = vector_norm(kern, Q.row(b).data(), dd);
-    switch (m) {
-      case Metric::cosine: tol[b] = rel + 1e-6f; break;
-      case Metric::dot: tol[b] = rel * qn[b] * max_norm_ * 1.01f + 1e-30f; break;
-      case Metric::euclidean: tol[b] = rel * (qn[b] + max_norm_) * (qn[b] + max_norm_) * 1.01f + 1e-30f; break;
-    }
-  }
-  struct Candidates {
-    std::vector<float> best;                 // min-heap of the k best GEMM keys
-    std::vector<std::pair<float, Id>> rows;  // every row within tol of the k-th best when it was seen
-  };
-  std::vector<Candidates> cand(B);
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-
-  const std::size_t block = std::min(kGemmRows, n);
-  const Matrix& E = table_->E;
-  std::vector<float> S(B * block);                                      // GEMM scores (B, block)
-  std::vector<float> Eblock(E.dtype() == DType::f32 ? 0 : block * dd);  // f16/bf16 rows as f32 (block, d)
-  const ScopedBlasThreads guard(T);
-  for (std::size_t s = 0; s < n; s += block) {
-    const std::size_t len = std::min(block, n - s);
-    const float* rows = nullptr;
-    if (E.dtype() == DType::f32) {
-      rows = reinterpret_cast<const float*>(E.row_ptr(s));
-    } else {
-      parallel_for(len, std::min<std::size_t>(T, 1 + len / 256), [&](std::size_t b, std::size_t e, std::size_t) {
-        const auto* src = reinterpret_cast<const std::uint16_t*>(E.row_ptr(s + b));
-        if (E.dtype() == DType::f16) kern.f16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
-        else kern.bf16_to_f32(src, Eblock.data() + b * dd, (e - b) * dd);
-      });
-      rows = Eblock.data();
-    }
-    // S (B, len) = Q (B, d) . rows (len, d)^T
-    blas::sgemm(guard, blas::Op::N, blas::Op::T, B, len, dd, 1.0f, Q.row(0).data(), dd, rows, dd, 0.0f, S.data(), len);
-    parallel_for(B, T, [&](std::size_t b0, std::size_t b1, std::size_t) {
-      for (std::size_t b = b0; b < b1; ++b) {
-        Candidates& c = cand[b];
-        const float* sb = S.data() + b * len;
-        const float qnb = qn[b], tb = tol[b];
-        const std::vector<Id>& ex = exclude[exclude.size() == 1 ? 0 : b];
-        for (std::size_t i = 0; i < len; ++i) {
-          const std::size_t r = s + i;
-          const float rn = norms_[r];
-          float key;
-          switch (m) {
-            case Metric::cosine: key = finish_score(m, sb[i], qnb, rn); break;
-            case Metric::dot: key = sb[i]; break;
-            default: key = -(qnb * qnb + rn * rn - 2.0f * sb[i]); break;
-          }
-          if (std::isnan(key)) key = neg_inf;
-          const bool full = c.best.size() >= o.k;
-          if (full && key < c.best.front() - tb) continue;
-          const Id id = static_cast<Id>(r);
-          if (!ex.empty() && contains(ex, id)) continue;
-          c.rows.emplace_back(key, id);
-          if (!full) {
-            c.best.push_back(key);
-            std::push_heap(c.best.begin(), c.best.end(), std::greater<float>());
-          } else if (key > c.best.front()) {
-            std::pop_heap(c.best.begin(), c.best.end(), std::greater<float>());
-            c.best.back() = key;
-            std::push_heap(c.best.begin(), c.best.end(), std::greater<float>());
-          }
-        }
-      }
-    });
-  }
-
-  // Rescore the surviving candidates exactly (the scan kernel, as search() does) and rank them.
-  parallel_for(B, T, [&](std::size_t b0, std::size_t b1, std::size_t) {
-    for (std::size_t b = b0; b < b1; ++b) {
-      Candidates& c = cand[b];
-      const float floor = c.best.size() >= o.k ? c.best.front() - tol[b] : neg_inf;
-      const float* q = Q.row(b).data();
-      std::vector<detail::Entry> all;
-      for (const auto& [key, id] : c.rows) {
-        if (key < floor) continue;
-        float raw;
-        raw_block(q, m, static_cast<std::size_t>(id), 1, &raw);
-        const float score = finish_score(m, raw, qn[b], norms_[static_cast<std::size_t>(id)]);
-        all.push_back({rank_key(m, score), score, id});
-      }
-      out[b] = detail::best(std::move(all), o.k);
-      c = Candidates{};
-    }
-  });
-  return out;
+  if (Q.rows() == 0) return {};
+  // too few queries for GEMM to pay off: one streaming pass each
+  if (Q.rows() < 8 || n < 256) return search_each(*this, Q, o, per_query);
+  GemmBatch g = prepare_gemm_batch(Q, o, per_query, max_norm_);
+  const ScopedBlasThreads guard(g.threads);
+  gemm_scan(g, guard, Q, *this, n);
+  return rank_candidates(g, Q, *this);
 }
 
 float similarity(std::span<const float> a, std::span<const float> b, Metric m) {
