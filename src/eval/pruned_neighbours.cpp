@@ -260,6 +260,7 @@ class PrunedScan {
         const float score = searcher_.score(q, static_cast<Id>(j), search::Metric::cosine);
         cand.push_back({search::rank_key(search::Metric::cosine, score), static_cast<Id>(j)});
       }
+    if (cand.empty()) return;  // nothing passed the cut: the list stays as it was
     const std::size_t top = std::min(m_, cand.size());
     std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(top), cand.end(), before);
     std::size_t out = 0;
