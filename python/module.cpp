@@ -175,7 +175,7 @@ std::string package_root() {
 // Where the data lies: the build tree the module runs from (it holds CMakeCache.txt), else the prefix it was
 // installed with (PREFIX/bin, whose ../share/lumen `cmake --install` fills), as an installed lumen finds it.
 std::string data_root() {
-  const std::string build = package_root();
+  std::string build = package_root();  // not const: returned by move
   std::error_code ec;
   if (!build.empty() && std::filesystem::exists(std::filesystem::path(build) / "CMakeCache.txt", ec)) return build;
   return LUMEN_INSTALL_BINDIR;
