@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "lumen/model/ops.hpp"
+#include "lumen/nn/linear.hpp"
 
 namespace lumen::model {
 
@@ -47,21 +48,22 @@ void block_forward(float* out, const float* in, const BlockWeights& w, const nn:
   const std::size_t BT = B * T, C = s.d, F = s.ffn, NH = s.heads, NKV = s.kv_heads, hs = C / NH;
   const std::size_t qkvC = (NH + 2 * NKV) * hs;
   norm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), in, w.norm1_w, w.norm1_b, s, BT);  // (B,T,C)
-  matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w.data(), bias_or_null(w.qkv_b), BT, C, qkvC, threads);
+  nn::matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w.data(), bias_or_null(w.qkv_b), BT, C, qkvC, threads);
   if (rope_cos != nullptr) rope_forward(a.qkv.data(), rope_cos, rope_sin, B, T, NH, NKV, hs);  // (B,T,qkvC)
   attention_forward(a.atty.data(), a.att.empty() ? nullptr : a.att.data(), a.qkv.data(), B, T, NH, NKV, hs,
                     threads);  // (B,T,C)
-  matmul_forward(a.tmp.data(), a.atty.data(), w.attn_proj_w.data(), bias_or_null(w.attn_proj_b), BT, C, C, threads);
+  nn::matmul_forward(a.tmp.data(), a.atty.data(), w.attn_proj_w.data(), bias_or_null(w.attn_proj_b), BT, C, C, threads);
   residual_forward(a.res2.data(), in, a.tmp.data(), BT * C);
   norm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.res2.data(), w.norm2_w, w.norm2_b, s, BT);
   if (s.mlp == nn::Mlp::gelu) {
-    matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, F, threads);  // (B,T,F)
+    nn::matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, F, threads);  // (B,T,F)
     gelu_forward(a.fch_act.data(), a.fch.data(), BT * F);
   } else {
-    matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, 2 * F, threads);  // (B,T,2F)
-    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F);                                                   // (B,T,F)
+    nn::matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, 2 * F,
+                       threads);                            // (B,T,2F)
+    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F);  // (B,T,F)
   }
-  matmul_forward(a.tmp.data(), a.fch_act.data(), w.proj_w.data(), bias_or_null(w.proj_b), BT, F, C, threads);
+  nn::matmul_forward(a.tmp.data(), a.fch_act.data(), w.proj_w.data(), bias_or_null(w.proj_b), BT, F, C, threads);
   residual_forward(out, a.res2.data(), a.tmp.data(), BT * C);  // (B,T,C)
 }
 
@@ -71,24 +73,24 @@ void block_backward(float* dres, BlockWeights& g, const float* in, const BlockWe
   const std::size_t qkvC = (NH + 2 * NKV) * hs;
   // The MLP branch: out = res2 + proj(gelu(fc(ln2(res2)))); dres holds d out and becomes d res2.
   zero(d.dfch_act);
-  matmul_backward(d.dfch_act.data(), g.proj_w.data(), g.proj_b.data(), dres, a.fch_act.data(), w.proj_w.data(), BT, F,
-                  C, threads);
+  nn::matmul_backward(d.dfch_act.data(), g.proj_w.data(), g.proj_b.data(), dres, a.fch_act.data(), w.proj_w.data(), BT,
+                      F, C, threads);
   zero(d.dfch);
   gelu_backward(d.dfch.data(), a.fch.data(), d.dfch_act.data(), BT * F);
   zero(d.dln);
-  matmul_backward(d.dln.data(), g.fc_w.data(), g.fc_b.data(), d.dfch.data(), a.ln2.data(), w.fc_w.data(), BT, C, F,
-                  threads);
+  nn::matmul_backward(d.dln.data(), g.fc_w.data(), g.fc_b.data(), d.dfch.data(), a.ln2.data(), w.fc_w.data(), BT, C, F,
+                      threads);
   layernorm_backward(dres, g.norm2_w.data(), g.norm2_b.data(), d.dln.data(), a.res2.data(), w.norm2_w.data(),
                      a.ln2_mean.data(), a.ln2_rstd.data(), BT, C);
   // The attention branch: res2 = in + proj(attention(qkv(ln1(in)))); dres becomes d in.
   zero(d.datty);
-  matmul_backward(d.datty.data(), g.attn_proj_w.data(), g.attn_proj_b.data(), dres, a.atty.data(), w.attn_proj_w.data(),
-                  BT, C, C, threads);
+  nn::matmul_backward(d.datty.data(), g.attn_proj_w.data(), g.attn_proj_b.data(), dres, a.atty.data(),
+                      w.attn_proj_w.data(), BT, C, C, threads);
   zero(d.dqkv);
   attention_backward(d.dqkv.data(), d.datty.data(), a.qkv.data(), a.att.data(), B, T, NH, NKV, hs, threads);
   zero(d.dln);
-  matmul_backward(d.dln.data(), g.qkv_w.data(), g.qkv_b.data(), d.dqkv.data(), a.ln1.data(), w.qkv_w.data(), BT, C,
-                  qkvC, threads);
+  nn::matmul_backward(d.dln.data(), g.qkv_w.data(), g.qkv_b.data(), d.dqkv.data(), a.ln1.data(), w.qkv_w.data(), BT, C,
+                      qkvC, threads);
   layernorm_backward(dres, g.norm1_w.data(), g.norm1_b.data(), d.dln.data(), in, w.norm1_w.data(), a.ln1_mean.data(),
                      a.ln1_rstd.data(), BT, C);
 }

@@ -8,6 +8,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
+#include "lumen/nn/loss.hpp"
 
 namespace lumen::model {
 
@@ -99,6 +100,7 @@ Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>&
   const std::size_t total = n <= W ? 1 : 1 + (n - W + stride - 1) / stride;
   std::size_t scored_to = 1;  // tokens [1, scored_to) already predicted
   double nll = 0;
+  std::vector<float> losses;
   ForwardOptions fo;
   fo.threads = threads;
   for (std::size_t begin = 0;; begin += stride) {
@@ -106,11 +108,14 @@ Perplexity perplexity(const Transformer& model, const std::vector<std::int32_t>&
     const std::vector<std::int32_t> window(ids.begin() + static_cast<std::ptrdiff_t>(begin),
                                            ids.begin() + static_cast<std::ptrdiff_t>(end));
     const ForwardResult r = model.forward(window, fo);  // (T, V)
-    for (std::size_t j = std::max(scored_to, begin + 1); j < end; ++j) {
-      const float* row = r.logits.data() + (j - 1 - begin) * V;  // position j-1 predicts token j
-      nll += log_sum_exp(row, V) - row[ids[j]];
-      ++out.tokens;
-    }
+    // Tokens [first, end) are new: position j-1 predicts token j, so their logits are rows [first-1-begin, ...).
+    const std::size_t first = std::max(scored_to, begin + 1), count = end - first;
+    const std::span<const float> rows(r.logits.data() + (first - 1 - begin) * V, count * V);  // (count, V)
+    const std::span<const std::int32_t> targets(ids.data() + first, count);
+    losses.resize(count);
+    nn::cross_entropy(rows, targets, V, threads, losses);
+    for (const float l : losses) nll += l;
+    out.tokens += count;
     scored_to = end;
     ++out.windows;
     if (progress) progress("perplexity", out.windows, total);

@@ -8,6 +8,8 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/model/ops.hpp"
+#include "lumen/nn/linear.hpp"
+#include "lumen/nn/loss.hpp"
 
 namespace lumen::model {
 
@@ -86,20 +88,21 @@ double GptBackprop::forward(const Weights& w, const std::int32_t* inputs, const 
   for (std::size_t i = 0; i < s_.layers; ++i)
     block_forward(res_[i + 1].data(), res_[i].data(), w.blocks[i], s_, layers_[i], nullptr, nullptr, B, T, threads);
   norm_forward(lnf_.data(), lnf_mean_.data(), lnf_rstd_.data(), res_.back().data(), w.normf_w, w.normf_b, s_, BT);
-  const std::vector<float>& head = w.lm_head.empty() ? w.wte : w.lm_head;                // (V,C)
-  matmul_forward(logits_.data(), lnf_.data(), head.data(), nullptr, BT, C, V, threads);  // (B,T,V)
-  return crossentropy_forward(losses_.data(), logits_.data(), targets, BT, V);
+  const std::vector<float>& head = w.lm_head.empty() ? w.wte : w.lm_head;                    // (V,C)
+  nn::matmul_forward(logits_.data(), lnf_.data(), head.data(), nullptr, BT, C, V, threads);  // (B,T,V)
+  return nn::cross_entropy(logits_, std::span<const std::int32_t>(targets, BT), V, threads, losses_);
 }
 
 void GptBackprop::backward(const Weights& w, Weights& g, const std::int32_t* inputs, const std::int32_t* targets,
                            std::size_t threads) {
   const std::size_t B = B_, T = T_, BT = B * T, C = s_.d, V = s_.V;
   // The mean over B*T positions: each position's loss has gradient 1/(B*T). The logits become their gradient.
-  crossentropy_softmax_backward(logits_.data(), logits_.data(), targets, BT, V, 1.0f / static_cast<float>(BT));
+  nn::cross_entropy_backward(logits_, std::span<const std::int32_t>(targets, BT), V, logits_,
+                             1.0f / static_cast<float>(BT), threads);
   const bool tied = w.lm_head.empty();
   std::fill(dln_.begin(), dln_.end(), 0.0f);
-  matmul_backward(dln_.data(), tied ? g.wte.data() : g.lm_head.data(), nullptr, logits_.data(), lnf_.data(),
-                  tied ? w.wte.data() : w.lm_head.data(), BT, C, V, threads);
+  nn::matmul_backward(dln_.data(), tied ? g.wte.data() : g.lm_head.data(), nullptr, logits_.data(), lnf_.data(),
+                      tied ? w.wte.data() : w.lm_head.data(), BT, C, V, threads);
   std::fill(dres_.begin(), dres_.end(), 0.0f);
   layernorm_backward(dres_.data(), g.normf_w.data(), g.normf_b.data(), dln_.data(), res_.back().data(),
                      w.normf_w.data(), lnf_mean_.data(), lnf_rstd_.data(), BT, C);

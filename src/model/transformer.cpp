@@ -10,6 +10,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/block.hpp"
 #include "lumen/model/ops.hpp"
+#include "lumen/nn/linear.hpp"
 
 namespace lumen::model {
 
@@ -82,7 +83,7 @@ void Transformer::final_norm(float* out, const float* residual, std::size_t n) c
 
 void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
   const std::vector<float>& W = weights_.lm_head.empty() ? weights_.wte : weights_.lm_head;  // (V, C)
-  matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads);
+  nn::matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads);
 }
 
 double Transformer::flops(std::size_t T, std::size_t head_rows) const {

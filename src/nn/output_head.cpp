@@ -1,11 +1,12 @@
 #include "lumen/nn/output_head.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
-#include "lumen/linalg/blas.hpp"
+#include "lumen/nn/linear.hpp"
 
 namespace lumen::nn {
 
@@ -55,10 +56,8 @@ void OutputHead::check(std::size_t h_size, std::size_t N, std::size_t logits_siz
 void OutputHead::forward(std::span<const float> h, std::size_t N, std::span<float> logits, std::size_t threads) const {
   check(h.size(), N, logits.size());
   if (N == 0) return;
-  const std::size_t n = N, V = this->V(), d = this->d();
-  const ScopedBlasThreads guard(threads);
   // logits (N,V) = h (N,d) . W^T (d,V)
-  blas::sgemm(guard, blas::Op::N, blas::Op::T, n, V, d, 1.0f, h.data(), d, W().f32().data(), d, 0.0f, logits.data(), V);
+  matmul_forward(logits.data(), h.data(), W().f32().data(), nullptr, N, d(), V(), threads);
 }
 
 Matrix OutputHead::forward(const Matrix& h, std::size_t threads) const {
@@ -73,14 +72,10 @@ void OutputHead::backward(std::span<const float> h, std::span<const float> dlogi
   check(h.size(), N, dlogits.size());
   if (dh.size() != h.size()) throw UsageError(fmt::format("dh holds {} floats, expected {}", dh.size(), h.size()));
   if (N == 0) return;
-  const std::size_t n = N, V = this->V(), d = this->d();
-  const ScopedBlasThreads guard(threads);
-  // dh (N,d) = dlogits (N,V) . W (V,d)
-  blas::sgemm(guard, blas::Op::N, blas::Op::N, n, d, V, 1.0f, dlogits.data(), V, W().f32().data(), d, 0.0f, dh.data(),
-              d);
-  // dW (V,d) += dlogits^T (V,N) . h (N,d)
-  blas::sgemm(guard, blas::Op::T, blas::Op::N, V, d, n, 1.0f, dlogits.data(), V, h.data(), d, 1.0f,
-              dW().f32_mut().data(), d);
+  // dh (N,d) = dlogits (N,V) . W (V,d), overwritten; dW (V,d) += dlogits^T (V,N) . h (N,d)
+  std::fill(dh.begin(), dh.end(), 0.0f);
+  matmul_backward(dh.data(), dW().f32_mut().data(), nullptr, dlogits.data(), h.data(), W().f32().data(), N, d(), V(),
+                  threads);
 }
 
 }  // namespace lumen::nn

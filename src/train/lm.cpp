@@ -11,8 +11,8 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
-#include "lumen/linalg/blas.hpp"
 #include "lumen/nn/embedding.hpp"
+#include "lumen/nn/linear.hpp"
 #include "lumen/nn/loss.hpp"
 #include "lumen/nn/output_head.hpp"
 #include "lumen/train/checkpoint.hpp"
@@ -180,15 +180,14 @@ void LanguageModel::State::build_optimizer() {
 
 double LanguageModel::State::forward(std::size_t B, bool learn) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
-  const std::size_t threads = o.threads;
-  const ScopedBlasThreads guard(threads);  // every GEMM below at this count, whatever an earlier call left
+  const std::size_t threads = o.threads;  // every GEMM below at this count, whatever an earlier call left
   X.resize(B * K);
   A.resize(B * H);
   logits.resize(B * V);
   // x (B,n*d) = concat E[ids]
   emb->forward(std::span<const Id>(ctx.data(), B * n), B, n, std::span<float>(X.data(), B * K), threads);
   // a (B,H) = tanh(x W1^T + b1)
-  blas::sgemm(guard, blas::Op::N, blas::Op::T, B, H, K, 1.0f, X.data(), K, W1.f32().data(), K, 0.0f, A.data(), H);
+  nn::matmul_forward(A.data(), X.data(), W1.f32().data(), nullptr, B, K, H, threads);  // b1 joins inside the tanh
   const float* bb = b1.f32().data();
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t j = 0; j < H; ++j) A[b * H + j] = std::tanh(A[b * H + j] + bb[j]);
@@ -196,7 +195,7 @@ double LanguageModel::State::forward(std::size_t B, bool learn) {
   const float* z = A.data();
   if (has_proj()) {
     Z.resize(B * d);
-    blas::sgemm(guard, blas::Op::N, blas::Op::T, B, d, H, 1.0f, A.data(), H, P.f32().data(), H, 0.0f, Z.data(), d);
+    nn::matmul_forward(Z.data(), A.data(), P.f32().data(), nullptr, B, H, d, threads);
     z = Z.data();
   }
   // logits (B,V) = z W^T + bout
@@ -213,7 +212,6 @@ double LanguageModel::State::forward(std::size_t B, bool learn) {
 void LanguageModel::State::backward(std::size_t B) {
   const std::size_t V = this->V(), d = o.dim, H = o.hidden, K = this->K(), n = o.context;
   const std::size_t threads = o.threads;
-  const ScopedBlasThreads guard(threads);
   const float* z = has_proj() ? Z.data() : A.data();
   emb->zero_grad();
   head->zero_grad();
@@ -228,11 +226,9 @@ void LanguageModel::State::backward(std::size_t B) {
   const float* da = dZ.data();
   if (has_proj()) {
     std::memset(dP.mutable_data(), 0, dP.bytes());
-    dA.resize(B * H);
-    blas::sgemm(guard, blas::Op::T, blas::Op::N, d, H, B, 1.0f, dZ.data(), d, A.data(), H, 0.0f, dP.f32_mut().data(),
-                H);  // dP = dz^T a
-    blas::sgemm(guard, blas::Op::N, blas::Op::N, B, H, d, 1.0f, dZ.data(), d, P.f32().data(), H, 0.0f, dA.data(),
-                H);  // da = dz P
+    dA.assign(B * H, 0.0f);
+    // da = dz P, dP = dz^T a
+    nn::matmul_backward(dA.data(), dP.f32_mut().data(), nullptr, dZ.data(), A.data(), P.f32().data(), B, H, d, threads);
     da = dA.data();
   } else {
     dA.assign(dZ.begin(), dZ.end());
@@ -247,11 +243,9 @@ void LanguageModel::State::backward(std::size_t B) {
       dap[b * H + j] = da[b * H + j] * (1.0f - a * a);
       db[j] += dap[b * H + j];
     }
-  dX.resize(B * K);
-  blas::sgemm(guard, blas::Op::T, blas::Op::N, H, K, B, 1.0f, dap, H, X.data(), K, 0.0f, dW1.f32_mut().data(),
-              K);  // dW1 = da^T x
-  blas::sgemm(guard, blas::Op::N, blas::Op::N, B, K, H, 1.0f, dap, H, W1.f32().data(), K, 0.0f, dX.data(),
-              K);  // dx = da W1
+  dX.assign(B * K, 0.0f);
+  // dx = da W1, dW1 = da^T x (b1's gradient is summed above)
+  nn::matmul_backward(dX.data(), dW1.f32_mut().data(), nullptr, dap, X.data(), W1.f32().data(), B, K, H, threads);
   emb->backward(std::span<const Id>(ctx.data(), B * n), dX, threads);
 }
 

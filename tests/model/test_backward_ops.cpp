@@ -8,6 +8,8 @@
 
 #include "grad_check.hpp"
 #include "lumen/model/ops.hpp"
+#include "lumen/nn/linear.hpp"
+#include "lumen/nn/loss.hpp"
 
 using namespace lumen;
 using namespace lumen::model;
@@ -25,17 +27,17 @@ TEST(ModelBackward, Matmul) {
   const auto r = randn(BT * OC, 4);
   const auto loss = [&] {
     std::vector<float> out(BT * OC);
-    matmul_forward(out.data(), inp.data(), w.data(), bias.data(), BT, C, OC, 1);
+    nn::matmul_forward(out.data(), inp.data(), w.data(), bias.data(), BT, C, OC, 1);
     return dot(out, r);
   };
   std::vector<float> dinp(BT * C), dw(OC * C), db(OC);
-  matmul_backward(dinp.data(), dw.data(), db.data(), r.data(), inp.data(), w.data(), BT, C, OC, 1);
+  nn::matmul_backward(dinp.data(), dw.data(), db.data(), r.data(), inp.data(), w.data(), BT, C, OC, 1);
   EXPECT_LT(grad_error(numeric_grad(inp, loss), dinp.data()), kTol);
   EXPECT_LT(grad_error(numeric_grad(w, loss), dw.data()), kTol);
   EXPECT_LT(grad_error(numeric_grad(bias, loss), db.data()), kTol);
   // Accumulates: a second call doubles.
   const auto dw1 = dw;
-  matmul_backward(dinp.data(), dw.data(), db.data(), r.data(), inp.data(), w.data(), BT, C, OC, 1);
+  nn::matmul_backward(dinp.data(), dw.data(), db.data(), r.data(), inp.data(), w.data(), BT, C, OC, 1);
   for (std::size_t i = 0; i < dw.size(); ++i) EXPECT_FLOAT_EQ(dw[i], 2 * dw1[i]);
 }
 
@@ -123,7 +125,7 @@ TEST(ModelBackward, CrossEntropy) {
   auto logits = randn(BT * V, 17, 2.0);
   const std::vector<std::int32_t> targets{0, 6, 3, 3};
   std::vector<float> losses(BT);
-  const auto loss = [&] { return crossentropy_forward(losses.data(), logits.data(), targets.data(), BT, V); };
+  const auto loss = [&] { return nn::cross_entropy(logits, targets, V, 1, losses); };
   const double l = loss();
   double mean = 0;
   for (std::size_t i = 0; i < BT; ++i) {  // -log softmax by hand
@@ -133,11 +135,11 @@ TEST(ModelBackward, CrossEntropy) {
   }
   EXPECT_NEAR(l, mean, 1e-5);
   std::vector<float> d(BT * V);
-  crossentropy_softmax_backward(d.data(), logits.data(), targets.data(), BT, V, 1.0f / BT);
+  nn::cross_entropy_backward(logits, targets, V, d, 1.0f / BT);
   EXPECT_LT(grad_error(numeric_grad(logits, loss), d.data()), kTol);
   // In place gives the same.
   auto inplace = logits;
-  crossentropy_softmax_backward(inplace.data(), inplace.data(), targets.data(), BT, V, 1.0f / BT);
+  nn::cross_entropy_backward(inplace, targets, V, inplace, 1.0f / BT);
   EXPECT_EQ(inplace, d);
 }
 

@@ -20,6 +20,7 @@
 #include "lumen/model/hf_export.hpp"
 #include "lumen/model/ops.hpp"
 #include "lumen/model/schedule.hpp"
+#include "lumen/nn/loss.hpp"
 #include "tiny_gpt.hpp"
 
 using namespace lumen;
@@ -123,7 +124,7 @@ TEST(GptTrainer, ExportLoadsBackWithTheSameLosses) {
     const std::vector<std::int32_t> ids(tokens.begin(), tokens.begin() + 8), tg(tokens.begin() + 1, tokens.begin() + 9);
     const ForwardResult r = m.forward(ids, {.threads = 1});
     std::vector<float> losses(8);
-    crossentropy_forward(losses.data(), r.logits.data(), tg.data(), 8, 16);
+    nn::cross_entropy(r.logits, tg, 16, 1, losses);
     GptBackprop pass(t.shape(), 1, 8);
     pass.forward(t.weights(), ids.data(), tg.data(), 1);
     // One block loop (block.hpp) for inference and training: the same losses bit for bit, not merely close.

@@ -1,4 +1,4 @@
-// The output head (tied and untied), the fused softmax cross-entropy, and a finite-difference check that
+// The output head (tied and untied), and a finite-difference check through it and the loss (nn/loss.hpp) that
 // with tying E's gradient is the sum of the input-path and output-path gradients.
 #include <gtest/gtest.h>
 
@@ -58,43 +58,6 @@ TEST(OutputHead, UntiedHeadOwnsItsOwnInitialisedMatrix) {
       for (std::size_t j = 0; j < 16; ++j) want += static_cast<double>(h.at(n, j)) * head.W().at(v, j);
       EXPECT_NEAR(z.at(n, v), want, 1e-5);
     }
-}
-
-TEST(Loss, MatchesADoublePrecisionReferenceAndIsStable) {
-  const std::size_t N = 3, V = 6;
-  std::vector<float> z = {1, 2, 3, 4, 5, 6, -1, 0, 1, 0, -1, 0.5f, 1000, 999, 1001, 998, 1000, 0};
-  std::vector<Id> y = {5, 0, 2};
-  double want = 0;
-  for (std::size_t n = 0; n < N; ++n) {
-    double m = -1e300, s = 0;
-    for (std::size_t v = 0; v < V; ++v) m = std::max(m, static_cast<double>(z[n * V + v]));
-    for (std::size_t v = 0; v < V; ++v) s += std::exp(z[n * V + v] - m);
-    want += -(z[n * V + static_cast<std::size_t>(y[n])] - m - std::log(s));
-  }
-  want /= N;
-  EXPECT_NEAR(cross_entropy(z, y, V), want, 1e-9);
-  std::vector<float> dz(N * V);
-  const double fused = softmax_cross_entropy(z, y, V, dz);
-  EXPECT_NEAR(fused, want, 1e-9);
-  EXPECT_TRUE(std::isfinite(fused));  // 1000s would overflow exp without the max
-  for (std::size_t n = 0; n < N; ++n) {
-    double row = 0;
-    for (std::size_t v = 0; v < V; ++v) row += dz[n * V + v];
-    EXPECT_NEAR(row, 0.0, 1e-7);  // softmax - onehot sums to zero
-    EXPECT_LT(dz[n * V + static_cast<std::size_t>(y[n])], 0.0f);
-  }
-  // In place (dlogits aliasing logits) gives the same gradient.
-  std::vector<float> zz = z;
-  softmax_cross_entropy(zz, y, V, zz);
-  for (std::size_t i = 0; i < zz.size(); ++i) EXPECT_EQ(zz[i], dz[i]);
-  std::vector<Id> bad = {5, 6, 0};
-  try {
-    cross_entropy(z, bad, V);
-    FAIL();
-  } catch (const IdError& e) {
-    EXPECT_EQ(e.id(), 6);
-    EXPECT_EQ(e.position(), 1u);
-  }
 }
 
 // ---- finite-difference gradient check ------------------------------------------------------------------

@@ -9,7 +9,8 @@
 // attention with grouped-query heads) sit beside their forwards; each ACCUMULATES (+=) into the gradients it is
 // given, as llm.c's do, so the caller zeroes them once per step. d<name> is the gradient of the loss w.r.t. <name>.
 // The GEMMs go through OpenBLAS (linalg/blas.hpp's sgemm) inside a ScopedBlasThreads; `threads` = 0 is the default
-// count.
+// count. The linear layer (nn/linear.hpp) and the loss (nn/loss.hpp) are the nn module's, shared with the MLP
+// language model.
 #include <cstddef>
 #include <cstdint>
 
@@ -34,14 +35,6 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
 // RMSNorm over C (Llama): out (B*T,C) = inp * rstd * weight, rstd = 1 / sqrt(mean(inp^2) + eps), kept (or nullptr).
 void rmsnorm_forward(float* out, float* rstd, const float* inp, const float* weight, std::size_t BT, std::size_t C,
                      float eps);
-
-// A linear layer: out (B*T,OC) = inp (B*T,C) . weight(OC,C)^T + bias (OC); bias == nullptr: none.
-void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
-                    std::size_t OC, std::size_t threads = 0);
-// dinp (B*T,C) += dout (B*T,OC) . weight (OC,C); dweight (OC,C) += dout^T . inp; dbias (OC) += dout summed over
-// rows (nullptr: none). Two sgemms.
-void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
-                     const float* weight, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads = 0);
 
 // RoPE's frequencies: inv_freq (hs/2) = theta^(-2i/hs), in f32 as transformers computes them.
 void rope_inv_freq(float* inv_freq, std::size_t hs, double theta);
@@ -80,15 +73,5 @@ void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F)
 void residual_forward(float* out, const float* a, const float* b, std::size_t N);
 // da (N) += dout; db (N) += dout (the sum passes its gradient to both branches).
 void residual_backward(float* da, float* db, const float* dout, std::size_t N);
-
-// Softmax cross-entropy over the head's logits (B*T,V) with targets (B*T) in [0, V): losses (B*T) = -log p[target]
-// (exp in f32, the sum in double); returns their mean.
-double crossentropy_forward(float* losses, const float* logits, const std::int32_t* targets, std::size_t BT,
-                            std::size_t V);
-// The fused backward of softmax + cross-entropy: dlogits (B*T,V) = (softmax(logits) - onehot(target)) * dloss, where
-// dloss is the gradient of the loss w.r.t. each position's loss (1/(B*T) for the mean). dlogits may be logits (in
-// place: the (B*T,V) buffer is reused). Overwrites, not accumulates.
-void crossentropy_softmax_backward(float* dlogits, const float* logits, const std::int32_t* targets, std::size_t BT,
-                                   std::size_t V, float dloss);
 
 }  // namespace lumen::model

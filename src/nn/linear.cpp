@@ -1,9 +1,8 @@
-// Linear layers through OpenBLAS: out (B*T,OC) = inp (B*T,C) . W(OC,C)^T + bias.
+#include "lumen/nn/linear.hpp"
 
 #include "lumen/linalg/blas.hpp"
-#include "lumen/model/ops.hpp"
 
-namespace lumen::model {
+namespace lumen::nn {
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads) {
@@ -18,10 +17,6 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
   blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, OC, C, 1.0f, inp, C, weight, C, beta, out, OC);
 }
 
-}  // namespace lumen::model
-
-namespace lumen::model {
-
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads) {
   if (BT == 0 || OC == 0 || C == 0) return;
@@ -35,4 +30,4 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
   blas::sgemm(guard, blas::Op::T, blas::Op::N, OC, C, BT, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
 }
 
-}  // namespace lumen::model
+}  // namespace lumen::nn

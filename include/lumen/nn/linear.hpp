@@ -1,0 +1,17 @@
+#pragma once
+// A linear layer as llm.c writes it, on float arrays through OpenBLAS's sgemm (inside a ScopedBlasThreads; threads
+// = 0 is the default count). The GPT's blocks and head, the MLP language model and the output head all use it.
+#include <cstddef>
+
+namespace lumen::nn {
+
+// out (B*T,OC) = inp (B*T,C) . weight (OC,C)^T + bias (OC); bias == nullptr: none (out is overwritten).
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
+                    std::size_t OC, std::size_t threads = 0);
+// dinp (B*T,C) += dout (B*T,OC) . weight (OC,C); dweight (OC,C) += dout^T . inp; dbias (OC) += dout summed over
+// rows. dinp or dbias == nullptr: not wanted. ACCUMULATES, as llm.c's backward passes do: the caller zeroes the
+// gradients once per step.
+void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                     const float* weight, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads = 0);
+
+}  // namespace lumen::nn
