@@ -36,12 +36,10 @@ const char* method_name(Method method) {
 
 namespace {
 std::string pct(double x) { return fmt::format("{:.1f}%", 100.0 * x); }
-}  // namespace
 
-Map make_map(const Matrix& E, const MapOptions& o) {
-  const auto t0 = std::chrono::steady_clock::now();
-  Map m;
-  m.method = o.method;
+// The rows a map shows: o.rows, or every row; each checked. A NaN or an infinity has no place on a map and would
+// break the eigensolver and t-SNE's affinities: such rows go to left_out, in order.
+void choose_map_rows(const Matrix& E, const MapOptions& o, Map& m) {
   if (o.rows.empty()) {
     m.rows.resize(E.rows());
     for (std::size_t i = 0; i < E.rows(); ++i) m.rows[i] = static_cast<Id>(i);
@@ -52,7 +50,6 @@ Map make_map(const Matrix& E, const MapOptions& o) {
   for (std::size_t r = 0; r < m.rows.size(); ++r)
     if (m.rows[r] < 0 || static_cast<std::size_t>(m.rows[r]) >= E.rows())
       throw IdError(m.rows[r], r, static_cast<std::int64_t>(E.rows()));
-  // A NaN or an infinity has no place on a map and would break the eigensolver and t-SNE's affinities.
   const auto finite_end = std::stable_partition(m.rows.begin(), m.rows.end(),
                                                 [&E](Id id) { return E.row_finite(static_cast<std::size_t>(id)); });
   m.left_out.assign(finite_end, m.rows.end());
@@ -63,66 +60,82 @@ Map make_map(const Matrix& E, const MapOptions& o) {
                                         : fmt::format("a map needs at least 3 rows with finite values (got {}; {} "
                                                       "hold a NaN or an infinity)",
                                                       n, m.left_out.size()));
-  if (o.method == Method::identity) {  // the table is its own map: nothing to fit, nothing lost
-    if (E.cols() != 2)
-      throw UsageError(fmt::format("the identity map shows a table of d = 2 as it is; this one has d = {}", E.cols()));
-    m.xy.resize(2 * n);
-    for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), &m.xy[2 * r]);
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return m;
+}
+
+// The table is its own map: nothing to fit, nothing lost.
+void identity_map(const Matrix& E, Map& m) {
+  if (E.cols() != 2)
+    throw UsageError(fmt::format("the identity map shows a table of d = 2 as it is; this one has d = {}", E.cols()));
+  m.xy.resize(2 * m.rows.size());
+  for (std::size_t r = 0; r < m.rows.size(); ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), &m.xy[2 * r]);
+}
+
+// One fitted method's maps, and what their honesty numbers share: the selected rows X (n, d) in f32, the sample of
+// points whose neighbours are compared, and each map's neighbours of that sample.
+struct MapFit {
+  const Matrix& E;
+  const MapOptions& o;
+  Map& m;
+  std::size_t n;
+  std::vector<std::int32_t> sample;
+  Matrix X;  // for t-SNE, UMAP and the honesty numbers (PCA alone reads E in place)
+  std::vector<Neighbours> maps;
+
+  MapFit(const Matrix& E_, const MapOptions& o_, Map& m_)
+      : E(E_), o(o_), m(m_), n(m_.rows.size()), sample(sample_points(n, o_.sample, o_.seed)) {
+    m.k = std::min(o.k, n - 1);
+    if (o.method != Method::pca || !sample.empty()) {
+      X = Matrix(n, E.cols());
+      for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
+    }
+    m.sampled = sample.size();
   }
-  // PCA reads E in place: every row (rows empty) unless some were left out.
-  const std::vector<Id>& pca_rows = m.left_out.empty() ? o.rows : m.rows;
-  m.k = std::min(o.k, n - 1);
-  const std::vector<std::int32_t> sample = sample_points(n, o.sample, o.seed);
-  // X (n, d) f32: the selected rows, for t-SNE and the honesty numbers (PCA alone reads E in place).
-  Matrix X;
-  if (o.method != Method::pca || !sample.empty()) {
-    X = Matrix(n, E.cols());
-    for (std::size_t r = 0; r < n; ++r) E.row_f32(static_cast<std::size_t>(m.rows[r]), X.row_mut(r).data());
+
+  // The sample's neighbours in the original space (none without a sample).
+  Neighbours original() const {
+    return sample.empty() ? Neighbours{} : query_neighbours(X, sample, m.k, o.cosine, o.threads);
   }
-  m.sampled = sample.size();
-  std::vector<Neighbours> maps;  // each map's neighbours of the sample
+
   // The progress of seed s of a stochastic map, its stages prefixed with the method (and "s/K" for several).
-  auto seed_progress = [&](std::string_view method, std::size_t s) -> ProgressFn {
+  ProgressFn seed_progress(std::string_view method, std::size_t s) const {
     if (!o.progress) return nullptr;
     std::string label = o.seeds > 1 ? fmt::format("{} {}/{}: ", method, s + 1, o.seeds) : fmt::format("{}: ", method);
-    return [&o, label = std::move(label)](const std::string& stage, std::size_t done, std::size_t total) {
-      o.progress(label + stage, done, total);
+    return [&opt = o, label = std::move(label)](const std::string& stage, std::size_t done, std::size_t total) {
+      opt.progress(label + stage, done, total);
     };
-  };
+  }
+
   // Seed s's map Y (n,2): its honesty numbers against the original neighbours of the sample; the first is shown.
-  auto keep_map = [&](std::size_t s, std::vector<float>& Y, const Neighbours& original) {
+  void keep(std::size_t s, std::vector<float>& Y, const Neighbours& from) {
     if (!sample.empty()) {
       maps.push_back(map_neighbours(Y, n, sample, m.k, o.threads));
-      m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
+      m.preservation.push_back(knn_preservation(from, maps.back(), m.k));
     }
     if (s == 0) m.xy = std::move(Y);
-  };
+  }
 
-  if (o.method == Method::pca) {
+  void fit_pca_map() {
     if (o.progress) o.progress("PCA", 0, 1);
+    // PCA reads E in place: every row (rows empty) unless some were left out.
+    const std::vector<Id>& pca_rows = m.left_out.empty() ? o.rows : m.rows;
     const std::size_t k = std::min<std::size_t>(2, E.cols());
     const Pca pca = fit_pca(E, pca_rows, k, o.threads);
     const Matrix Y = pca_transform(pca, E, pca_rows, o.threads);
-    m.xy.assign(2 * n, 0.0f);
+    std::vector<float> xy(2 * n, 0.0f);
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t c = 0; c < k; ++c) m.xy[2 * i + c] = Y.at(i, c);
+      for (std::size_t c = 0; c < k; ++c) xy[2 * i + c] = Y.at(i, c);
     m.variance_ratio = pca.variance_ratio;
-    if (!sample.empty()) {
-      if (o.progress) o.progress("PCA: neighbours", 0, 1);
-      const Neighbours original = query_neighbours(X, sample, m.k, o.cosine, o.threads);
-      maps.push_back(map_neighbours(m.xy, n, sample, m.k, o.threads));
-      m.preservation.push_back(knn_preservation(original, maps.back(), m.k));
-    }
-  } else if (o.method == Method::umap) {
+    if (!sample.empty() && o.progress) o.progress("PCA: neighbours", 0, 1);
+    keep(0, xy, original());
+  }
+
+  void fit_umap_maps() {
     UmapOptions u{.neighbors = o.neighbors, .min_dist = o.min_dist, .epochs = o.epochs, .knn = o.knn};
     u.cosine = o.cosine;
     u.threads = o.threads;
     m.neighbors = o.neighbors;
     m.min_dist = o.min_dist;
-    // The honesty numbers' neighbours of the original space, once for every seed.
-    const Neighbours original = sample.empty() ? Neighbours{} : query_neighbours(X, sample, m.k, o.cosine, o.threads);
+    const Neighbours from = original();  // once for every seed
     for (std::size_t s = 0; s < o.seeds; ++s) {
       u.seed = o.seed + s;
       u.progress = seed_progress("UMAP", s);
@@ -132,9 +145,11 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.b = r.b;
       m.iterations = r.epochs;
       m.hnsw = r.hnsw;
-      keep_map(s, r.Y, original);
+      keep(s, r.Y, from);
     }
-  } else {
+  }
+
+  void fit_tsne_maps() {
     TsneOptions t{
         .perplexity = o.perplexity, .iterations = o.iterations, .theta = o.theta, .random_init = o.random_init};
     t.cosine = o.cosine;
@@ -149,17 +164,38 @@ Map make_map(const Matrix& E, const MapOptions& o) {
       m.perplexity = r.perplexity;
       m.exact_gradient = r.exact_gradient;
       // The original neighbours of the sample: t-SNE's own lists when they hold k (3 x perplexity may be fewer).
-      if (sample.empty()) keep_map(s, r.Y, Neighbours{});
-      else if (r.neighbours.k >= m.k) keep_map(s, r.Y, select_rows(r.neighbours, sample));
-      else keep_map(s, r.Y, query_neighbours(X, sample, m.k, o.cosine, o.threads));
+      if (sample.empty()) keep(s, r.Y, Neighbours{});
+      else if (r.neighbours.k >= m.k) keep(s, r.Y, select_rows(r.neighbours, sample));
+      else keep(s, r.Y, original());
     }
   }
-  if (maps.size() >= 2) {
+
+  // Two or more maps: how far their neighbour lists agree (mean k-NN Jaccard over the pairs).
+  void agreement() {
+    if (maps.size() < 2) return;
     double sum = 0;
     std::size_t pairs = 0;
     for (std::size_t a = 0; a < maps.size(); ++a)
       for (std::size_t b = a + 1; b < maps.size(); ++b, ++pairs) sum += knn_jaccard(maps[a], maps[b], m.k);
     m.agreement = sum / static_cast<double>(pairs);
+  }
+};
+
+}  // namespace
+
+Map make_map(const Matrix& E, const MapOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Map m;
+  m.method = o.method;
+  choose_map_rows(E, o, m);
+  if (o.method == Method::identity) {
+    identity_map(E, m);
+  } else {
+    MapFit fit(E, o, m);
+    if (o.method == Method::pca) fit.fit_pca_map();
+    else if (o.method == Method::umap) fit.fit_umap_maps();
+    else fit.fit_tsne_maps();
+    fit.agreement();
   }
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return m;
