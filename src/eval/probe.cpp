@@ -136,16 +136,17 @@ CrossValidation cross_validate(const std::vector<float>& X, const std::vector<in
   return cross_validate_rows(X.data(), y, d, K, fold, folds, options);
 }
 
-ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  if (options.folds < 2) throw UsageError(fmt::format("a probe needs at least 2 folds, got {}", options.folds));
-  ProbeResult r;
-  r.folds = options.folds;
-  r.C = options.logistic.C;
-  r.tol = options.logistic.tol;
+namespace {
+
+using FoundWord = std::pair<Id, const LabelledWord*>;
+
+// The label set's words found in the table (exactly, else case-folded); the rest go to r.missing. r.classes: the
+// label set's classes, in its order, that kept a word.
+std::vector<FoundWord> find_labelled_words(const Table& table, const LabelSet& labels, const ProbeOptions& options,
+                                           ProbeResult& r) {
   const AllowedVocab folded(table.vocab, 0, true);
   std::vector<std::string> present_classes;
-  std::vector<std::pair<Id, const LabelledWord*>> found;
+  std::vector<FoundWord> found;
   for (const auto& w : labels.words) {
     auto id = table.vocab.find(w.word);
     if (!id) id = folded.find(w.word);
@@ -157,7 +158,6 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
     if (std::find(present_classes.begin(), present_classes.end(), w.label) == present_classes.end())
       present_classes.push_back(w.label);
   }
-  // Classes in the label set's order, keeping only those with a word in the table.
   for (const auto& c : labels.classes)
     if (std::find(present_classes.begin(), present_classes.end(), c) != present_classes.end()) r.classes.push_back(c);
   if (found.size() < options.folds || r.classes.size() < 2)
@@ -165,42 +165,38 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
         fmt::format("{}: {} of its {} words are in the table ({}), with {} class(es): a probe needs at least "
                     "{} words (one per fold) and two classes",
                     labels.name, found.size(), labels.words.size(), table.source, r.classes.size(), options.folds));
-  // A class with fewer words than folds is missing from some test folds: its accuracy there means nothing
-  // (500 two-word classes gave 0.0000). Named, the first few, so the label file can be fixed.
+  return found;
+}
+
+int class_index(const ProbeResult& r, const std::string& label) {
+  return static_cast<int>(std::find(r.classes.begin(), r.classes.end(), label) - r.classes.begin());
+}
+
+// A class with fewer words than folds is missing from some test folds: its accuracy there means nothing
+// (500 two-word classes gave 0.0000). Named, the first few, so the label file can be fixed.
+void refuse_thin_classes(const std::vector<FoundWord>& found, const LabelSet& labels, std::size_t folds,
+                         const ProbeResult& r) {
   std::vector<std::size_t> per_class(r.classes.size(), 0);
-  for (const auto& f : found)
-    ++per_class[static_cast<std::size_t>(std::find(r.classes.begin(), r.classes.end(), f.second->label) -
-                                         r.classes.begin())];
+  for (const auto& f : found) ++per_class[static_cast<std::size_t>(class_index(r, f.second->label))];
   std::vector<std::string> thin;
   for (std::size_t c = 0; c < r.classes.size(); ++c)
-    if (per_class[c] < options.folds) thin.push_back(fmt::format("'{}' ({})", r.classes[c], per_class[c]));
-  if (!thin.empty()) {
-    const std::size_t shown = std::min<std::size_t>(thin.size(), 5);
-    std::string names;
-    for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : ", ") + thin[i];
-    if (thin.size() > shown) names += fmt::format(", and {} more", thin.size() - shown);
-    throw InputError(fmt::format(
-        "{}: {} of its {} classes have fewer words in the table than the {} folds, so some folds could not test "
-        "them: {}; give each class at least {} words, drop those classes, or use fewer folds",
-        labels.name, thin.size(), r.classes.size(), options.folds, names, options.folds));
-  }
-  const std::size_t n = found.size(), d = table.d(), K = r.classes.size();
-  const Rows X = gathered_rows(n * d);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& [id, w] = found[i];
-    r.words.push_back(w->word);
-    r.rows.push_back(id);
-    r.labels.push_back(static_cast<int>(std::find(r.classes.begin(), r.classes.end(), w->label) - r.classes.begin()));
-    table.E.row_f32(static_cast<std::size_t>(id), X.get() + i * d);
-  }
-  r.fold = stratified_folds(r.labels, options.folds, options.seed);
-  // The control task: the same words, their labels shuffled across word types (same class sizes).
-  r.control_labels = r.labels;
-  Rng rng(options.seed ^ 0x636f6e74726f6cull);  // "control"
-  for (std::size_t i = n; i > 1; --i) std::swap(r.control_labels[i - 1], r.control_labels[rng.below(i)]);
+    if (per_class[c] < folds) thin.push_back(fmt::format("'{}' ({})", r.classes[c], per_class[c]));
+  if (thin.empty()) return;
+  const std::size_t shown = std::min<std::size_t>(thin.size(), 5);
+  std::string names;
+  for (std::size_t i = 0; i < shown; ++i) names += (i == 0 ? "" : ", ") + thin[i];
+  if (thin.size() > shown) names += fmt::format(", and {} more", thin.size() - shown);
+  throw InputError(fmt::format(
+      "{}: {} of its {} classes have fewer words in the table than the {} folds, so some folds could not test "
+      "them: {}; give each class at least {} words, drop those classes, or use fewer folds",
+      labels.name, thin.size(), r.classes.size(), folds, names, folds));
+}
 
-  // Progress in fits, 2 x folds of them (a fit of thousands of classes can take many seconds): the probe's and
-  // the control's chains may run on two threads, so the count and the callback are behind one lock.
+// The probe's and the control task's cross-validations. Progress in fits, 2 x folds of them (a fit of thousands of
+// classes can take many seconds): the two chains may run on two threads, so the count and the callback are
+// behind one lock.
+void cross_validate_both(const float* X, std::size_t d, const ProbeOptions& options, ProbeResult& r) {
+  const std::size_t K = r.classes.size();
   std::mutex progress_lock;
   std::size_t fits_done = 0;
   auto fit_done = [&](const char* stage) -> std::function<void()> {
@@ -212,33 +208,60 @@ ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOpt
   };
   if (options.progress) options.progress("probe", 0, 2 * options.folds);
   const std::size_t threads = options.logistic.threads > 0 ? options.logistic.threads : default_threads();
-  if (threads >= 2) {
-    // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
-    // each (a fit is single-threaded: its objective is one fused pass over the rows).
-    LogisticOptions one = options.logistic;
-    one.threads = 1;
-    std::exception_ptr failed;
-    std::thread control([&] {
-      try {
-        r.control =
-            cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, one, fit_done("control"));
-      } catch (...) {
-        failed = std::current_exception();
-      }
-    });
-    try {
-      r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, one, fit_done("probe"));
-    } catch (...) {
-      control.join();
-      throw;
-    }
-    control.join();
-    if (failed) std::rethrow_exception(failed);
-  } else {
-    r.probe = cross_validate_rows(X.get(), r.labels, d, K, r.fold, options.folds, options.logistic, fit_done("probe"));
-    r.control = cross_validate_rows(X.get(), r.control_labels, d, K, r.fold, options.folds, options.logistic,
-                                    fit_done("control"));
+  if (threads < 2) {
+    r.probe = cross_validate_rows(X, r.labels, d, K, r.fold, options.folds, options.logistic, fit_done("probe"));
+    r.control =
+        cross_validate_rows(X, r.control_labels, d, K, r.fold, options.folds, options.logistic, fit_done("control"));
+    return;
   }
+  // The probe and the control task are independent chains of fits (each fold starts from the last): one thread
+  // each (a fit is single-threaded: its objective is one fused pass over the rows).
+  LogisticOptions one = options.logistic;
+  one.threads = 1;
+  std::exception_ptr failed;
+  std::thread control([&] {
+    try {
+      r.control = cross_validate_rows(X, r.control_labels, d, K, r.fold, options.folds, one, fit_done("control"));
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    r.probe = cross_validate_rows(X, r.labels, d, K, r.fold, options.folds, one, fit_done("probe"));
+  } catch (...) {
+    control.join();
+    throw;
+  }
+  control.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
+}  // namespace
+
+ProbeResult run_probe(const Table& table, const LabelSet& labels, const ProbeOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  if (options.folds < 2) throw UsageError(fmt::format("a probe needs at least 2 folds, got {}", options.folds));
+  ProbeResult r;
+  r.folds = options.folds;
+  r.C = options.logistic.C;
+  r.tol = options.logistic.tol;
+  const std::vector<FoundWord> found = find_labelled_words(table, labels, options, r);
+  refuse_thin_classes(found, labels, options.folds, r);
+  const std::size_t n = found.size(), d = table.d();
+  const Rows X = gathered_rows(n * d);  // (n, d): the found words' rows
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& [id, w] = found[i];
+    r.words.push_back(w->word);
+    r.rows.push_back(id);
+    r.labels.push_back(class_index(r, w->label));
+    table.E.row_f32(static_cast<std::size_t>(id), X.get() + i * d);
+  }
+  r.fold = stratified_folds(r.labels, options.folds, options.seed);
+  // The control task: the same words, their labels shuffled across word types (same class sizes).
+  r.control_labels = r.labels;
+  Rng rng(options.seed ^ 0x636f6e74726f6cull);  // "control"
+  for (std::size_t i = n; i > 1; --i) std::swap(r.control_labels[i - 1], r.control_labels[rng.below(i)]);
+  cross_validate_both(X.get(), d, options, r);
   r.accuracy = mean(r.probe.accuracy);
   r.accuracy_std = stddev(r.probe.accuracy);
   r.control_accuracy = mean(r.control.accuracy);
