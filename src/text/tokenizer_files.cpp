@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "lumen/core/data_paths.hpp"
 #include "lumen/core/error.hpp"
@@ -185,8 +187,11 @@ bool normalizer_is_identity(const json& n) {
 
 }  // namespace
 
-std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& name) {
-  const json j = parse_json(text, name);
+namespace {
+
+// tokenizer.json's model: a byte-level BPE with a vocab and merges, and no normalizer. Throws ParseError naming what
+// is missing or not supported, at its byte offset.
+void check_bpe_model(const json& j, std::string_view text, const std::string& name) {
   if (!j.is_object()) throw ParseError(name, 0, 0, "expected a JSON object (a Hugging Face tokenizer.json)");
   if (!j.contains("model") || !j["model"].is_object())
     throw ParseError(name, 0, 0,
@@ -213,50 +218,52 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
         name, 0, offset_of(text, "normalizer"),
         fmt::format("normalizer {} is not supported (lumen reads tokenizers without one, as GPT-2 and Llama 3)",
                     j["normalizer"].value("type", "?")));
+}
 
-  PreParse pp;
-  parse_pre_tokenizer(j.value("pre_tokenizer", json()), pp, text, name);
-  const bool decoder_byte_level =
-      j.contains("decoder") && j["decoder"].is_object() && j["decoder"].value("type", "") == "ByteLevel";
-  if (!pp.byte_level && !decoder_byte_level)
-    throw ParseError(name, 0, offset_of(text, "pre_tokenizer"),
-                     "not a byte-level BPE: neither the pre_tokenizer nor the decoder is ByteLevel");
-
-  // Added tokens first: their contents are raw text, not byte-level spellings.
+// added_tokens (none when absent): their contents are raw text, not byte-level spellings.
+std::vector<AddedToken> parse_added_tokens(const json& j, std::string_view text, const std::string& name) {
   std::vector<AddedToken> added;
-  std::unordered_map<Id, std::size_t> added_at;
-  if (j.contains("added_tokens")) {
-    const json& at = j["added_tokens"];
-    if (!at.is_array()) throw ParseError(name, 0, offset_of(text, "added_tokens"), "added_tokens: expected an array");
-    for (std::size_t i = 0; i < at.size(); ++i) {
-      const json& a = at[i];
-      if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 ||
-          a["id"].get<std::int64_t>() >= kMaxId || !a.contains("content") || !a["content"].is_string() ||
-          a["content"].get<std::string>().empty())
-        throw ParseError(
-            name, 0, offset_of(text, "added_tokens"),
-            fmt::format("added_tokens[{}]: expected {{\"id\": N in [0, {}), \"content\": \"...\"}}", i, kMaxId));
-      added_at[a["id"].get<Id>()] = added.size();
-      added.push_back(AddedToken{a["content"], a["id"].get<Id>(), a.value("special", false)});
-    }
+  if (!j.contains("added_tokens")) return added;
+  const json& at = j["added_tokens"];
+  if (!at.is_array()) throw ParseError(name, 0, offset_of(text, "added_tokens"), "added_tokens: expected an array");
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const json& a = at[i];
+    if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || a["id"].get<std::int64_t>() < 0 ||
+        a["id"].get<std::int64_t>() >= kMaxId || !a.contains("content") || !a["content"].is_string() ||
+        a["content"].get<std::string>().empty())
+      throw ParseError(
+          name, 0, offset_of(text, "added_tokens"),
+          fmt::format("added_tokens[{}]: expected {{\"id\": N in [0, {}), \"content\": \"...\"}}", i, kMaxId));
+    added.push_back(AddedToken{a["content"], a["id"].get<Id>(), a.value("special", false)});
   }
+  return added;
+}
 
-  BpeModel model;
+// model.vocab into model.tokens (raw bytes by id; an added token's id is left to it). Returns each spelling's id,
+// which the merges are written in.
+std::unordered_map<std::string, Id> parse_bpe_vocab(const json& vocab, const std::vector<AddedToken>& added,
+                                                    BpeModel& model, std::string_view text, const std::string& name) {
+  std::unordered_set<Id> added_ids;
+  for (const AddedToken& a : added) added_ids.insert(a.id);
   std::unordered_map<std::string, Id> by_spelling;
   const auto voff = offset_of(text, "vocab");
-  for (auto& [k, v] : m["vocab"].items()) {
+  for (auto& [k, v] : vocab.items()) {
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= kMaxId)
       throw ParseError(name, 0, voff,
                        fmt::format("model.vocab \"{}\": expected an id in [0, {}), got {}", k, kMaxId, v.dump()));
     const Id id = v.get<Id>();
     by_spelling.emplace(k, id);
-    if (added_at.count(id)) continue;  // the added token stands for this id
+    if (added_ids.count(id)) continue;  // the added token stands for this id
     if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
       throw ParseError(name, 0, voff, fmt::format("model.vocab: id {} is given twice", id));
     put_token(model.tokens, static_cast<std::size_t>(id), raw_bytes(k, name, text, "model.vocab token"));
   }
+  return by_spelling;
+}
 
-  const json& merges = m["merges"];
+// model.merges ("A B" or ["A", "B"], in rank order) into model.merges, each side and their join in the vocab.
+void parse_bpe_merges(const json& merges, const std::unordered_map<std::string, Id>& by_spelling, BpeModel& model,
+                      std::string_view text, const std::string& name) {
   const auto mgoff = offset_of(text, "merges");
   if (merges.empty()) throw ParseError(name, 0, mgoff, "model.merges is empty");
   model.merges.reserve(merges.size());
@@ -284,6 +291,25 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
                        fmt::format("model.merges[{}]: the merged token \"{}\" is not in model.vocab", r, a + b));
     model.merges.push_back({ia->second, ib->second});
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& name) {
+  const json j = parse_json(text, name);
+  check_bpe_model(j, text, name);
+  const json& m = j["model"];
+  PreParse pp;
+  parse_pre_tokenizer(j.value("pre_tokenizer", json()), pp, text, name);
+  const bool decoder_byte_level =
+      j.contains("decoder") && j["decoder"].is_object() && j["decoder"].value("type", "") == "ByteLevel";
+  if (!pp.byte_level && !decoder_byte_level)
+    throw ParseError(name, 0, offset_of(text, "pre_tokenizer"),
+                     "not a byte-level BPE: neither the pre_tokenizer nor the decoder is ByteLevel");
+  std::vector<AddedToken> added = parse_added_tokens(j, text, name);
+  BpeModel model;
+  const auto by_spelling = parse_bpe_vocab(m["vocab"], added, model, text, name);
+  parse_bpe_merges(m["merges"], by_spelling, model, text, name);
   model.whole_piece_first = m.value("ignore_merges", false);
   model.add_prefix_space = pp.add_prefix_space;
 
@@ -293,7 +319,7 @@ std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std
   } catch (const ParseError&) {
     throw;
   } catch (const InputError& e) {
-    throw ParseError(name, 0, moff, e.what());
+    throw ParseError(name, 0, offset_of(text, "model"), e.what());
   } catch (const UsageError& e) {  // e.g. too many added tokens for one regex
     throw ParseError(name, 0, offset_of(text, "added_tokens"), e.what());
   }
