@@ -171,7 +171,7 @@ py::object neighbours(const py::object& self, const py::object& query, std::size
   const bool drop_self = excludes_queries(exclude);
   const search::Searcher& s = pt.searcher();
 
-  // Words: one, or a list (one GEMM pass, each word's own row left out of its answers).
+  // Words: one, or a list (one GEMM pass, each word's own row left out of its answers unless exclude says not).
   const bool one_word = py::isinstance<py::str>(query) || py::isinstance<py::bytes>(query);
   if (one_word || py::isinstance<py::list>(query) || py::isinstance<py::tuple>(query)) {
     std::vector<search::QueryWord> words;
@@ -183,16 +183,10 @@ py::object neighbours(const py::object& self, const py::object& query, std::size
         return neighbours(self, FloatArray::ensure(query), k, metric, restrict_rows, exclude, threads);
       for (const auto& w : seq) words.push_back(search::lookup(t, word_bytes(w)));
     }
-    Matrix Q(words.size(), t.d());
-    std::vector<std::vector<Id>> ex(words.size());
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      std::copy(words[i].vector.begin(), words[i].vector.end(), Q.row_mut(i).data());
-      if (drop_self && words[i].id) ex[i].push_back(*words[i].id);
-    }
     std::vector<std::vector<search::Neighbour>> r;
     {
       const py::gil_scoped_release nogil;
-      r = s.search_batch(Q, o, ex);
+      r = search::neighbours_of(s, words, o, !drop_self);
     }
     if (one_word) return neighbour_list(t, r[0]);
     py::list out;

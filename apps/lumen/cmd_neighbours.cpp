@@ -125,19 +125,14 @@ Action setup(CLI::App& cmd) {
           results[i] = index->search(queries[i]->vector, a->k, ex, a->ef);
         }
     } else {
-      // One GEMM pass for the whole batch (fewer than 8 words: one streaming pass each), each word's own row left
-      // out of its answers. A word outside the vocabulary has no row to leave out.
-      std::vector<std::size_t> which;
+      std::vector<std::size_t> which;  // the words that resolved
+      std::vector<search::QueryWord> found;
       for (std::size_t i = 0; i < queries.size(); ++i)
-        if (queries[i]) which.push_back(i);
-      Matrix Q(which.size(), t.d());
-      std::vector<std::vector<Id>> exclude(which.size());
-      for (std::size_t j = 0; j < which.size(); ++j) {
-        const auto& q = *queries[which[j]];
-        std::copy(q.vector.begin(), q.vector.end(), Q.row_mut(j).data());
-        if (!a->keep_query && q.id) exclude[j].push_back(*q.id);
-      }
-      auto batch = s.search_batch(Q, o, exclude);
+        if (queries[i]) {
+          which.push_back(i);
+          found.push_back(*queries[i]);
+        }
+      auto batch = search::neighbours_of(s, found, o, a->keep_query);
       for (std::size_t j = 0; j < which.size(); ++j) results[which[j]] = std::move(batch[j]);
     }
 

@@ -1,6 +1,8 @@
 #include "lumen/search/query_word.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
 
@@ -15,6 +17,20 @@ QueryWord lookup(const Table& table, std::string_view word) {
   if (table.subwords && table.subwords->subword_vector(word, q.vector)) return q;
   (void)table.vocab.require(word);  // throws UnknownTokenError with the close spellings
   throw UnknownTokenError(std::string(word), {});
+}
+
+std::vector<std::vector<Neighbour>> neighbours_of(const Searcher& s, std::span<const QueryWord> words,
+                                                  const SearchOptions& options, bool keep_query) {
+  Matrix Q(words.size(), s.d());  // (B, d)
+  std::vector<std::vector<Id>> own(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i].vector.size() != s.d())
+      throw UsageError(fmt::format("query '{}' has {} dimensions, the table has d = {}", words[i].word,
+                                   words[i].vector.size(), s.d()));
+    std::copy(words[i].vector.begin(), words[i].vector.end(), Q.row_mut(i).data());
+    if (!keep_query && words[i].id) own[i].push_back(*words[i].id);
+  }
+  return s.search_batch(Q, options, own);
 }
 
 float similarity(const Searcher& s, const QueryWord& a, const QueryWord& b, Metric m) {

@@ -4,6 +4,7 @@
 // character n-grams, as `fasttext print-word-vectors` and gensim's FastTextKeyedVectors do. Such a word has no
 // row, so it is never left out of the answers (gensim leaves out only the inputs it has in its vocabulary).
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,12 @@ struct QueryWord {
 // Throws UnknownTokenError (with close spellings) when the vocabulary lacks the word and the table has no
 // subword model, or the model has no n-gram of it.
 QueryWord lookup(const Table& table, std::string_view word);
+
+// The neighbours of each query word, in one Searcher::search_batch (one GEMM pass), each word's own row left out of
+// its answers unless keep_query (gensim's most_similar leaves it out; a word outside the vocabulary has no row to
+// leave out). options.exclude applies to every word.
+std::vector<std::vector<Neighbour>> neighbours_of(const Searcher& s, std::span<const QueryWord> words,
+                                                  const SearchOptions& options, bool keep_query = false);
 
 // Similarity (or distance) of two query words; for two rows exactly Searcher::similarity.
 float similarity(const Searcher& s, const QueryWord& a, const QueryWord& b, Metric m = Metric::cosine);
