@@ -14,6 +14,7 @@
 #include "lumen/core/table.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/search/searcher.hpp"
+#include "lumen/text/load_table.hpp"
 
 namespace lumen::text {
 class Tokenizer;
@@ -28,14 +29,19 @@ namespace py = pybind11;
 struct PyTable {
   Table table;
   std::shared_ptr<const text::Tokenizer> tokenizer;
-  io::LoadReport report;                     // what reading the file found (Table.info())
-  const search::Searcher& searcher() const;  // thread-safe; computes the row norms once
+  io::LoadReport report;                      // what reading the file found (Table.info())
+  std::optional<text::TableRequest> request;  // how lumen.load opened it (nullopt: not from a file)
+  const search::Searcher& searcher() const;   // thread-safe; computes the row norms once
 
  private:
   mutable std::once_flag once_;
   mutable std::unique_ptr<search::Searcher> searcher_;
 };
 using TablePtr = std::shared_ptr<PyTable>;
+
+// A table text::load_table (or load_output_head) opened, as lumen.Table: its warnings said through Python's
+// warnings.warn; `request` what opened it (nullopt: keep none). With the GIL held.
+TablePtr loaded_table(text::LoadedTable loaded, io::LoadReport report, std::optional<text::TableRequest> request);
 
 // Thrown from a progress callback when Python has a pending signal (Ctrl-C): the call unwinds through the library
 // and the module raises KeyboardInterrupt.
@@ -73,5 +79,7 @@ void register_train(py::module_& m);
 void register_nn(py::module_& m);
 void register_tokenizer(py::module_& m);
 void register_params(py::module_& m);
+void register_compare(py::module_& m);
+void register_model(py::module_& m);
 
 }  // namespace lumen::python

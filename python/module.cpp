@@ -206,4 +206,6 @@ PYBIND11_MODULE(_lumen, m) {
   register_nn(nn);
   register_tokenizer(m);
   register_params(m);
+  register_compare(m);
+  register_model(m);
 }

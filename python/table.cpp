@@ -62,6 +62,17 @@ std::vector<Id> row_ids(const Table& t, const py::handle& items, const char* wha
   return ids;
 }
 
+TablePtr loaded_table(text::LoadedTable loaded, io::LoadReport report, std::optional<text::TableRequest> request) {
+  const py::object warn = py::module_::import("warnings").attr("warn");
+  for (const auto& w : loaded.warnings) warn(w);
+  auto pt = std::make_shared<PyTable>();
+  pt->table = std::move(loaded.table);
+  pt->tokenizer = std::move(loaded.tokenizer);
+  pt->report = std::move(report);
+  pt->request = std::move(request);
+  return pt;
+}
+
 namespace {
 
 // Token bytes -> str (invalid UTF-8 kept as lone surrogates, so the str looks the word up again).
@@ -123,13 +134,7 @@ TablePtr load(const py::object& path_obj, const std::optional<std::string>& form
     const py::gil_scoped_release nogil;
     loaded = text::load_table(r, report);
   }
-  const py::object warn = py::module_::import("warnings").attr("warn");
-  for (const auto& w : loaded.warnings) warn(w);
-  auto pt = std::make_shared<PyTable>();
-  pt->table = std::move(loaded.table);
-  pt->tokenizer = std::move(loaded.tokenizer);
-  pt->report = std::move(report);
-  return pt;
+  return loaded_table(std::move(loaded), std::move(report), std::move(r));
 }
 
 // The k a caller asked for, as far as the rows searched allow (a larger k returns them all).

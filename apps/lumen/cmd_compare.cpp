@@ -97,10 +97,7 @@ Action setup(CLI::App& cmd) {
     const Table ta = load_table(a->table);
     TableArgs other = a->table;
     other.path = a->other;
-    if (a->heads) other = output_head_args(a->table, a->head);
-    io::LoadReport head_report;
-    Table tb = load_table(other, head_report);
-    if (other.output_head) tb.source += " [" + head_report.tensor + "]";  // the same file: say which tensor
+    const Table tb = a->heads ? load_output_head(a->table, a->head) : load_table(other);
     StageBar bar({.unit = "words"});
     a->o.progress = std::ref(bar);
     const eval::Comparison c = eval::compare_tables(ta, tb, a->o);

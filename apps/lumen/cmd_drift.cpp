@@ -1,19 +1,13 @@
 // lumen drift CKPT --token bank "the river bank was muddy" "the bank approved the loan": Figure 3, a token's
 // vector block by block in two contexts (cosine per layer, nearest rows of E, logit lens), and its picture.
 #include <algorithm>
-#include <filesystem>
 #include <fmt/format.h>
 
 #include "command.hpp"
 #include "common.hpp"
-#include "lumen/core/atomic_file.hpp"
-#include "lumen/core/error.hpp"
-#include "lumen/core/file_identity.hpp"
-#include "lumen/core/text_fold.hpp"
-#include "lumen/model/checkpoint.hpp"
 #include "lumen/model/drift.hpp"
 #include "lumen/model/drift_json.hpp"
-#include "lumen/model/model_tokenizer.hpp"
+#include "lumen/model/drift_run.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
@@ -27,8 +21,6 @@ struct DriftArgs {
   std::size_t k = 5;
   bool json = false;
 };
-
-std::string extension(const std::string& path) { return ascii_lower(std::filesystem::path(path).extension().string()); }
 
 std::string words(const std::vector<model::DriftNeighbour>& n, const text::Tokenizer& tok, std::size_t k) {
   std::string s;
@@ -87,34 +79,22 @@ Action setup(CLI::App& cmd) {
                     "-o drift.png"});
   return [a]() {
     if (a->json) Progress::set_enabled(false);
-    const std::string ext = a->out.empty() ? "" : extension(a->out);
-    if (!a->out.empty() && ext != ".png" && ext != ".svg")
-      throw UsageError(fmt::format("-o {}: expected a .png or .svg file", a->out));
-    model::LoadReport report;
-    const model::Transformer m = model::load_checkpoint(a->checkpoint, &report);
-    const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
-    if (a->k > m.shape().V) {  // as neighbours does: said once, never k entries per layer
-      print_note(fmt::format("-k {} is more than the {} rows of E: showing them all", a->k, m.shape().V));
-      a->k = m.shape().V;
-    }
-    const model::Drift d = model::drift(m, *tok, a->token, a->contexts, a->k);
-    if (!a->out.empty()) {  // the picture never goes over the checkpoint's files
-      std::vector<std::string> inputs = report.files;
-      const std::filesystem::path dir = model::checkpoint_dir(a->checkpoint);
-      for (const char* f : {"config.json", "tokenizer.json", "encoder.json", "vocab.bpe"})
-        inputs.push_back((dir / f).string());
-      if (!a->tokenizer.empty()) inputs.push_back(a->tokenizer);
-      check_outputs_apart(inputs, {a->out});
-    }
-    if (!a->out.empty())
-      write_file_atomic(
-          a->out, model::render_drift(d, *tok, ext == ".svg" ? project::PlotFormat::svg : project::PlotFormat::png));
+    const model::DriftRun run = model::run_drift({.checkpoint = a->checkpoint,
+                                                  .tokenizer = a->tokenizer,
+                                                  .token = a->token,
+                                                  .contexts = a->contexts,
+                                                  .k = a->k,
+                                                  .output = a->out});
+    if (run.k < a->k)  // as neighbours does: said once, never k entries per layer
+      print_note(fmt::format("-k {} is more than the {} rows of E: showing them all", a->k, run.k));
     if (a->json) {
-      print_json(model::drift_json(d, *tok));
+      print_json(model::drift_json(run.drift, *run.tokenizer));
       return kOk;
     }
-    fmt::print("{} ({} layers, d {}; head {})\n", m.config().model_type, m.shape().layers, m.shape().d, report.head);
-    print_text(d, *tok, a->k);
+    const model::Transformer& m = run.model;
+    fmt::print("{} ({} layers, d {}; head {})\n", m.config().model_type, m.shape().layers, m.shape().d,
+               run.report.head);
+    print_text(run.drift, *run.tokenizer, run.k);
     if (!a->out.empty()) fmt::print("wrote {}\n", a->out);
     return kOk;
   };

@@ -79,13 +79,7 @@ Action setup(CLI::App& cmd) {
       a.tensor.clear();
       others.push_back({fmt::format("table{}", i + 2), load_table(a)});
     }
-    if (o->heads) {
-      const TableArgs a = output_head_args(o->table, o->head);
-      io::LoadReport head_report;
-      Table head = load_table(a, head_report);
-      if (a.output_head) head.source += " [" + head_report.tensor + "]";
-      others.push_back({"head", std::move(head)});
-    }
+    if (o->heads) others.push_back({"head", load_output_head(o->table, o->head)});
     serve::Api api(std::move(table), tokenizer, std::move(others));
     if (served) api.set_model(*served);
     serve::Server server(api, o->server);

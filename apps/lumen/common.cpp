@@ -11,6 +11,7 @@
 #include "lumen/io/open.hpp"
 #include "lumen/io/write.hpp"
 #include "lumen/text/load_table.hpp"
+#include "lumen/text/output_head.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 
@@ -25,12 +26,15 @@ void add_table_options(CLI::App& cmd, TableArgs& args, bool positional) {
   if (positional)
     cmd.add_option("table,--table", args.path,
                    "Table file (any format lumen reads) or a built-in name (default: the default table)");
-  cmd.add_option("--format", args.format,
-                 "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv "
-                 "(default: detect)");
+  cmd.add_option(
+      "--format", args.format,
+      "Table format: word2vec-text, word2vec-binary, glove, fasttext-bin, safetensors, npy, projector-tsv, gguf "
+      "(default: detect)");
   cmd.add_option("--dtype", args.dtype, "Storage type: f32, f16, bf16")->capture_default_str();
   cmd.add_option("--limit", args.limit, "Read only the first N rows (0: all)")->check(at_least(0));
-  cmd.add_option("--tensor", args.tensor, "safetensors: the tensor to read (default: a conventional embedding name)");
+  cmd.add_option(
+      "--tensor", args.tensor,
+      "safetensors, GGUF: the tensor to read (default: a conventional embedding name; GGUF: token_embd.weight)");
   cmd.add_option("--vocab", args.vocab, "npy: a vocabulary file, one token per line");
   cmd.add_option("--unicode-errors", args.unicode_errors, "Invalid UTF-8 in tokens: strict, replace, ignore")
       ->capture_default_str();
@@ -52,7 +56,7 @@ void add_table_and_words(CLI::App& cmd, TableArgs& table, std::vector<std::strin
 namespace {
 bool has_table_extension(const std::string& name) {
   const std::string ext = std::filesystem::path(name).extension().string();
-  for (const char* e : {".vec", ".txt", ".bin", ".glove", ".safetensors", ".npy", ".tsv"})
+  for (const char* e : {".vec", ".txt", ".bin", ".glove", ".safetensors", ".npy", ".tsv", ".gguf"})
     if (ext == e) return true;
   return false;
 }
@@ -88,30 +92,6 @@ std::string default_table_path() { return io::default_table_path(); }
 
 std::string require_default_table() { return io::require_default_table(); }
 
-TableArgs output_head_args(const TableArgs& table, const std::string& head) {
-  TableArgs other = table;
-  if (!head.empty()) {
-    other.path = head;
-    other.tensor.clear();
-    return other;
-  }
-  const bool safetensors = table.format.empty() ? !table.path.empty() && std::filesystem::is_regular_file(table.path) &&
-                                                      io::detect_format(table.path) == io::Format::safetensors
-                                                : io::parse_format(table.format) == io::Format::safetensors;
-  if (safetensors) {
-    other.output_head = true;
-    other.tensor.clear();
-    return other;
-  }
-  other.path = table.path + ".out";
-  if (!std::filesystem::exists(other.path))
-    throw InputError(fmt::format(
-        "{}: no output head beside the table ({} is missing); an untied `lumen train lm --no-tie` writes one, an "
-        "untied safetensors checkpoint holds lm_head.weight, a tied model has a single table",
-        table.path.empty() ? "the default table" : table.path, other.path));
-  return other;
-}
-
 Table load_table(const TableArgs& args) {
   io::LoadReport report;
   return load_table(args, report);
@@ -122,22 +102,39 @@ Table load_table(const TableArgs& args, io::LoadReport& report) {
   return load_table(args, report, unused);
 }
 
-Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer) {
+namespace {
+// The library's request for the table the arguments name.
+text::TableRequest table_request(const TableArgs& args) {
   text::TableRequest r;
   r.path = args.path;
   if (!args.format.empty()) r.open.format = io::parse_format(args.format);
   r.open.dtype = parse_dtype(args.dtype);
   r.open.limit = args.limit;
   r.open.tensor = args.tensor;
-  r.open.output_head = args.output_head;
   r.open.vocab_path = args.vocab;
   r.open.unicode_errors = io::parse_unicode_errors(args.unicode_errors);
   r.open.cache_dir = args.cache;
   r.tokenizer = args.tokenizer;
-  text::LoadedTable loaded = text::load_table(r, report);
+  return r;
+}
+
+// The table, once its warnings are said.
+Table warned(text::LoadedTable& loaded) {
   for (const auto& w : loaded.warnings) print_warning(w);
-  if (loaded.tokenizer) tokenizer = std::move(loaded.tokenizer);
   return std::move(loaded.table);
+}
+}  // namespace
+
+Table load_table(const TableArgs& args, io::LoadReport& report, std::shared_ptr<const text::Tokenizer>& tokenizer) {
+  text::LoadedTable loaded = text::load_table(table_request(args), report);
+  if (loaded.tokenizer) tokenizer = std::move(loaded.tokenizer);
+  return warned(loaded);
+}
+
+Table load_output_head(const TableArgs& table, const std::string& head) {
+  io::LoadReport report;
+  text::LoadedTable loaded = text::load_output_head(table_request(table), head, report);
+  return warned(loaded);
 }
 
 std::vector<std::string> table_input_files(const TableArgs& in, const Table& t, bool tokenized) {

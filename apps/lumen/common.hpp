@@ -25,9 +25,8 @@ struct TableArgs {
   std::string tensor;     // safetensors tensor name
   std::string vocab;      // vocabulary file for .npy
   std::string unicode_errors = "strict";
-  std::string tokenizer;     // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
-  std::string cache;         // --cache DIR (empty: $LUMEN_CACHE, else none): parsed text tables kept as mapped binaries
-  bool output_head = false;  // safetensors: the checkpoint's output head instead of its input table (--heads)
+  std::string tokenizer;  // rows labelled by token (empty: a tokenizer.json beside the table; "none": off)
+  std::string cache;      // --cache DIR (empty: $LUMEN_CACHE, else none): parsed text tables kept as mapped binaries
 };
 
 // Adds --format/--dtype/--limit/--tensor/--vocab/--unicode-errors; `positional` adds TABLE as a positional arg
@@ -57,10 +56,10 @@ extern const char* const kTableRule;  // the rule in one sentence, for --help
 // if missing.
 std::string default_table_path();
 std::string require_default_table();
-// An untied model's output head W, for --heads: HEAD when given; a safetensors checkpoint's lm_head tensor (same
-// file, same token labels, so rows pair by token id); else TABLE.out beside the table (as `lumen train lm
-// --no-tie` writes it). InputError when there is none.
-TableArgs output_head_args(const TableArgs& table, const std::string& head);
+// An untied model's output head W, for --heads (text::load_output_head): HEAD when given; a safetensors
+// checkpoint's lm_head tensor (same file, same token labels, so rows pair by token id); else TABLE.out beside the
+// table (as `lumen train lm --no-tie` writes it). InputError when there is none; warns on stderr as load_table.
+Table load_output_head(const TableArgs& table, const std::string& head);
 // Opens the table the arguments name (a file of any format, or a built-in name).
 Table load_table(const TableArgs& args);
 // The same, also saying what the reader dropped or repaired (duplicate words, invalid UTF-8); warns on stderr.

@@ -110,9 +110,6 @@ def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path):
 
 
 def test_gpt_trains_on_the_cli_session_and_gives_its_json(tmp_path):
-    import json
-    import os
-    import subprocess
     corpus = tmp_path / "corpus.txt"
     rng = np.random.default_rng(2)
     words = [f"w{i}" for i in range(20)]
@@ -129,13 +126,4 @@ def test_gpt_trains_on_the_cli_session_and_gives_its_json(tmp_path):
                                                                   "tokenizer.json"]
     with pytest.raises(ValueError, match="tokenizer="):
         lumen.train.gpt(corpus, output=tmp_path / "x", tokenizer="bytes")
-    # The CLI's `train gpt --json` is the same session: the same keys and, on one thread, the same figures.
-    cli = pathlib.Path(os.environ.get("LUMEN_BINARY_DIR", "")) / "lumen"
-    if not cli.exists():
-        pytest.skip("the CLI is not built beside the module (LUMEN_BINARY_DIR)")
-    args = [str(cli), "train", "gpt", str(corpus), "-o", str(tmp_path / "c"), "--json"]
-    for k, v in opts.items():
-        args += [f"--{k.replace('_', '-')}", str(v)]
-    c = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
-    assert sorted(c) == sorted(r)
-    assert c["heldout_loss"] == r["heldout_loss"] and c["V"] == r["V"] and c["train_tokens"] == r["train_tokens"]
+    # The CLI's `train gpt --json` is the same session: python/tests/test_json_parity.py.

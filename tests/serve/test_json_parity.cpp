@@ -1,8 +1,11 @@
 // One schema per result: the CLI's --json (the built `lumen`, run as a user would) and the HTTP API's Api::handle
 // answer the same request on the same table with the same JSON, for every result kind both give: neighbours,
 // similarity, analogy, doesnt-match, projection (the toy's identity map included), a table's info, a tokenised text,
-// a comparison of two tables, a drift and a parameter count. Only "seconds" (time spent) may differ. Python's dicts
-// are checked against the CLI's in python/tests/test_json_parity.py.
+// a comparison of two tables (and of a model's two heads), a drift, a parameter count, and a job's result as the
+// `job` route hands it over. Only "seconds" (time spent) may differ. The two routes whose answer no CLI command
+// prints in its schema, `row` and `model`, are checked field by field against the command that gives the same
+// figures (`onehot`, `params CKPT`), and `model`'s other fields against its library builder. Python's dicts are
+// checked against the CLI's in python/tests/test_json_parity.py.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -18,9 +21,11 @@
 #include "lumen/core/rng.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/embedding_table.hpp"
+#include "lumen/model/model_json.hpp"
 #include "lumen/model/model_tokenizer.hpp"
 #include "lumen/serve/api.hpp"
 #include "lumen/text/load_table.hpp"
+#include "lumen/text/output_head.hpp"
 #include "lumen/text/tokenizer_files.hpp"
 #include "support/temp_dir.hpp"
 
@@ -187,6 +192,98 @@ TEST_F(JsonParity, Compare) {
   c.erase("seconds");
   a.erase("seconds");
   expect_same(c, a, "compare");
+}
+
+// An untied model's input table against its output head (TABLE.out beside it): `lumen compare --heads` and the
+// server's "head" table, opened the one way both open it (text::load_output_head: its source is the head's file).
+TEST_F(JsonParity, CompareHeads) {
+  const std::string lm = write_table(*dir_, "lm.vec", 13);
+  write_table(*dir_, "lm.vec.out", 14);
+  text::TableRequest r;
+  r.path = lm;
+  io::LoadReport report;
+  std::vector<serve::NamedTable> others;
+  others.push_back({"head", text::load_output_head(r, "", report).table});
+  EXPECT_EQ(others[0].table.source, lm + ".out");
+  serve::Api heads(load(lm), nullptr, std::move(others));
+  json c = cli("compare " + lumen_cli::detail::quote(lm) + " --heads -k 5 --top 40 --moved 5");
+  json a = api_on(heads, "compare", {{"b", "head"}, {"k", 5}, {"top", 40}, {"moved", 5}});
+  c.erase("seconds");
+  a.erase("seconds");
+  expect_same(c, a, "compare heads");
+}
+
+// The `job` route itself: a projection started, then polled by its id until done. Its envelope is the route's own
+// ({"job", "done", "progress", "result"}: no CLI command prints one); the result is `lumen project --json`'s, and a
+// poll after it finished hands over the same result again.
+TEST_F(JsonParity, JobResult) {
+  const json started = json::parse(api_->handle("projection", {{"method", "pca"}, {"top", 30}, {"seed", 3}}).dump());
+  ASSERT_TRUE(started.contains("job")) << started.dump();
+  json polled = started;
+  for (int i = 0; i < 1200 && !polled["done"].get<bool>(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    polled = json::parse(api_->handle("job", {{"id", started["job"]}}).dump());
+  }
+  ASSERT_TRUE(polled["done"].get<bool>()) << polled.dump();
+  EXPECT_EQ(polled["job"], started["job"]);
+  EXPECT_EQ(polled["progress"], 1.0);
+  const json again = json::parse(api_->handle("job", {{"id", started["job"]}}).dump());
+  EXPECT_EQ(again["result"], polled["result"]);
+  json a = polled["result"];
+  json c = cli("project " + table() + " --method pca --top 30 --seed 3");
+  c.erase("seconds");
+  a.erase("seconds");
+  expect_same(c, a, "job result");
+}
+
+// A row: no CLI command prints /api/row's schema. `lumen onehot --json` gives the same figures (the row of E, V, d
+// and where the one-hot vector's 1 is) under its own names ("row" for "vector", "one_at" for "index"): each is
+// checked against it. "display" and "window" are the explorer's own.
+TEST_F(JsonParity, RowAgainstOnehot) {
+  for (const std::string word : {"king", "w30"}) {
+    const json c = cli("onehot " + table() + " " + word);
+    const json a = api("row", {{"token", word}});
+    ASSERT_EQ(c["tokens"].size(), 1u);
+    const json& t = c["tokens"][0];
+    expect_same(t["token"], a["token"], "row.token");
+    expect_same(t["id"], a["id"], "row.id");
+    expect_same(c["V"], a["V"], "row.V");
+    expect_same(c["d"], a["d"], "row.d");
+    expect_same(t["onehot"]["length"], a["onehot"]["length"], "row.onehot.length");
+    expect_same(t["onehot"]["one_at"], a["onehot"]["index"], "row.onehot.index");
+    expect_same(t["row"], a["vector"], "row.vector");
+    // The window's own row for the word is the same vector again, by id.
+    const json& w = a["window"];
+    const auto at = a["id"].get<std::size_t>() - w["start"].get<std::size_t>();
+    expect_same(t["row"], w["rows"][at]["values"], "row.window");
+    EXPECT_EQ(a, api("row", {{"id", a["id"]}})) << word;  // by token or by id: one answer
+  }
+}
+
+// The served model: `lumen params CKPT --json` counts the same checkpoint, so its shape and total are the route's
+// V, d, ..., tied and parameters. The route's other fields (source, model_type, family) no CLI command prints as
+// JSON: they are checked against the library builder, model::model_json, with the tokenizer the server names.
+TEST_F(JsonParity, ModelAgainstParams) {
+  for (const char* name : {"gpt2", "gpt2-untied-bf16", "llama-tied-f16"}) {
+    const std::string dir = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/" + name;
+    serve::ServedModel m;
+    m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
+    m.tokenizer = model::tokenizer_for(*m.model, dir);
+    m.source = dir;
+    serve::Api served(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
+    served.set_model(m);
+    const json a = api_on(served, "model", json::object());
+    const json c = cli("params " + lumen_cli::detail::quote(dir));
+    const json& shape = c["shape"];
+    expect_same(shape["vocab"], a["V"], std::string(name) + ": V");
+    expect_same(shape["d_model"], a["d"], std::string(name) + ": d");
+    for (const char* key : {"layers", "heads", "kv_heads", "ffn", "context", "positional", "norm", "mlp", "tied"})
+      expect_same(shape[key], a[key], std::string(name) + ": " + key);
+    expect_same(c["total"], a["parameters"], std::string(name) + ": parameters");
+    json built = model::model_json(*m.model, m.source);
+    built["tokenizer"] = m.tokenizer->source;
+    expect_same(built, a, std::string(name) + ": model_json");
+  }
 }
 
 // Figure 3 on the tiny GPT-2 fixture: model::drift_json on both sides.
