@@ -81,7 +81,8 @@ int run_convert(const ConvertArgs& a) {
 }
 
 const Register reg(
-    "convert", "Convert a table between formats (word2vec, GloVe, fastText, safetensors, .npy, projector TSV)",
+    "convert",
+    "Convert a table between formats (from word2vec, GloVe, fastText, safetensors, .npy, projector TSV or GGUF)",
     [](CLI::App& cmd) -> Action {
       auto a = std::make_shared<ConvertArgs>();
       add_table_options(cmd, a->in);

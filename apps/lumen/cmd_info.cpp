@@ -19,11 +19,6 @@ struct InfoArgs {
 // How many rows with NaN/Inf the text output names (JSON names up to the Summary's bound).
 constexpr std::size_t kNamedInText = 5;
 
-// The values' type in the file: a dtype, or decimal text.
-std::string file_dtype_name(const io::LoadReport& r) {
-  return r.file_dtype ? std::string(dtype_name(*r.file_dtype)) : std::string("text");
-}
-
 int run_info(const InfoArgs& a) {
   if (a.json) Progress::set_enabled(false);
   io::LoadReport report;
@@ -38,7 +33,7 @@ int run_info(const InfoArgs& a) {
   fmt::print("rows (V)    {}\n", t.V());
   fmt::print("dim (d)     {}\n", t.d());
   fmt::print("dtype       {} (file: {})\n", dtype_name(t.E.dtype()),
-             report.file_dtype ? file_dtype_name(report) : std::string("decimal text"));
+             report.file_dtype || !report.quantisation.empty() ? io::file_type_name(report) : "decimal text");
   fmt::print("bytes       {} in E{}; file {}\n", t.E.bytes(),
              report.from_cache ? " (memory-mapped from the table cache, not parsed)"
              : report.mapped   ? " (memory-mapped, not copied)"

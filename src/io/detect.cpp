@@ -57,6 +57,7 @@ Format detect(std::string_view bytes, std::size_t size, const std::string& name)
     if (magic == kFastTextMagic) return Format::fasttext_bin;
   }
   if (bytes.substr(0, 6) == "\x93NUMPY") return Format::npy;
+  if (bytes.substr(0, 4) == "GGUF") return Format::gguf;
   if (bytes.size() >= 9 && bytes[8] == '{') {
     const std::uint64_t n = le64(bytes.data());
     if (n >= 2 && n <= size - 8) return Format::safetensors;

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "io/byte_cursor.hpp"
 #include "io/readers.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/io/fasttext.hpp"
@@ -13,27 +14,6 @@ namespace {
 constexpr std::int32_t kMagic = 793712314;
 constexpr std::int32_t kVersion = 12;
 constexpr int kModelSupervised = 3;
-
-// Bounds-checked little-endian reads with byte offsets for messages.
-struct Cursor {
-  const char* data;
-  std::size_t size, pos = 0;
-  const std::string& name;
-
-  void need(std::size_t n, const char* what) const {
-    if (size - pos < n)
-      throw ParseError(name, 0, pos,
-                       fmt::format("truncated file: expected {} ({} bytes), {} left", what, n, size - pos));
-  }
-  template <class T>
-  T get(const char* what) {
-    need(sizeof(T), what);
-    T v;
-    std::memcpy(&v, data + pos, sizeof(T));
-    pos += sizeof(T);
-    return v;
-  }
-};
 
 }  // namespace
 
@@ -54,7 +34,7 @@ FastTextModel FastTextModel::load(const std::string& path) {
 FastTextModel FastTextModel::parse(const char* data, std::size_t size, const std::string& name,
                                    std::shared_ptr<const void> keepalive) {
   if (size == 0) throw ParseError(name, 0, 0, "empty file; expected a fastText model");
-  Cursor in{data, size, 0, name};
+  ByteCursor in{data, size, 0, name};
   if (in.get<std::int32_t>("the magic number") != kMagic)
     throw ParseError(name, 0, 0, "not a fastText model: expected the magic number 793712314");
   const auto version = in.get<std::int32_t>("the version");

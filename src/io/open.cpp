@@ -22,9 +22,14 @@ struct Named {
   std::string_view name;
 };
 constexpr Named kNames[] = {
-    {Format::word2vec_text, "word2vec-text"}, {Format::word2vec_binary, "word2vec-binary"}, {Format::glove, "glove"},
-    {Format::fasttext_bin, "fasttext-bin"},   {Format::safetensors, "safetensors"},         {Format::npy, "npy"},
+    {Format::word2vec_text, "word2vec-text"},
+    {Format::word2vec_binary, "word2vec-binary"},
+    {Format::glove, "glove"},
+    {Format::fasttext_bin, "fasttext-bin"},
+    {Format::safetensors, "safetensors"},
+    {Format::npy, "npy"},
     {Format::projector_tsv, "projector-tsv"},
+    {Format::gguf, "gguf"},
 };
 // Other spellings people use.
 constexpr Named kAliases[] = {
@@ -64,6 +69,7 @@ Table read(const detail::ReadContext& cx, Format f) {
     case Format::fasttext_bin: return detail::read_fasttext_bin(cx);
     case Format::safetensors: return detail::read_safetensors(cx);
     case Format::npy: return detail::read_npy(cx);
+    case Format::gguf: return detail::read_gguf(cx);
   }
   throw Error("unknown format");
 }
@@ -101,6 +107,11 @@ Format parse_format(std::string_view name) {
   std::string all;
   for (const auto& n : kNames) all += (all.empty() ? "" : ", ") + std::string(n.name);
   throw UsageError(fmt::format("unknown table format '{}'; expected one of {}", name, all));
+}
+
+std::string file_type_name(const LoadReport& report) {
+  if (!report.quantisation.empty()) return report.quantisation;
+  return report.file_dtype ? std::string(dtype_name(*report.file_dtype)) : std::string("text");
 }
 
 UnicodeErrors parse_unicode_errors(std::string_view name) {

@@ -26,6 +26,7 @@ Table read_word2vec_binary(const ReadContext& cx);
 Table read_fasttext_bin(const ReadContext& cx);
 Table read_safetensors(const ReadContext& cx);
 Table read_npy(const ReadContext& cx);
+Table read_gguf(const ReadContext& cx);
 
 // The format of a file whose content is `bytes` (all of it, or at least its first few KB and `size`).
 Format detect(std::string_view bytes, std::size_t size, const std::string& name);

@@ -16,7 +16,7 @@ nlohmann::json table_info_json(const Table& t, const LoadReport& report, const S
   nlohmann::json j = table_json(t);
   j["bytes"] = t.E.bytes();
   j["file_bytes"] = report.file_bytes;
-  j["file_dtype"] = report.file_dtype ? std::string(dtype_name(*report.file_dtype)) : std::string("text");
+  j["file_dtype"] = file_type_name(report);
   j["mapped"] = report.mapped;
   j["from_cache"] = report.from_cache;
   j["rows_read"] = report.rows_read;

@@ -201,6 +201,7 @@ Format format_from_path(const std::string& path) {
   if (e == "safetensors") return Format::safetensors;
   if (e == "npy") return Format::npy;
   if (e == "tsv") return Format::projector_tsv;
+  if (e == "gguf") return Format::gguf;  // named so that writing one is refused with the reason
   throw UsageError(OptionText{fmt::format("cannot tell the output format from '{}'; name it with {{to}} "
                                           "(word2vec-text, word2vec-binary, glove, safetensors, npy, projector-tsv)",
                                           path),
@@ -226,9 +227,20 @@ std::string npy_vocab_path(const std::string& npy_path) {
   return stem + ".vocab.txt";
 }
 
-void check_destination(const std::string& path, Format format, const WriteOptions& options) {
+namespace {
+// The formats lumen reads but does not write.
+void refuse_unwritable(Format format) {
   if (format == Format::fasttext_bin)
     throw UsageError("lumen cannot write a fastText .bin model (it needs the n-gram matrix); choose another format");
+  if (format == Format::gguf)
+    throw UsageError(
+        "lumen reads GGUF tables but does not write them; choose another format (safetensors keeps "
+        "the vocabulary and f16/bf16)");
+}
+}  // namespace
+
+void check_destination(const std::string& path, Format format, const WriteOptions& options) {
+  refuse_unwritable(format);
   if (path.empty()) throw UsageError("the output path is empty");
   if (path != "-") return;  // a token file (vocab_path) may be "-": tokens are text
   if (format != Format::word2vec_text && format != Format::glove && format != Format::projector_tsv)
@@ -261,7 +273,7 @@ void write_table(const Table& t, const std::string& path, Format format, const W
     case Format::npy: return write_npy(t, path, options);
     case Format::projector_tsv: return write_projector(t, path, options);
     case Format::fasttext_bin:
-      throw UsageError("lumen cannot write a fastText .bin model (it needs the n-gram matrix); choose another format");
+    case Format::gguf: return refuse_unwritable(format);
   }
 }
 

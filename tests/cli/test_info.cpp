@@ -1,9 +1,11 @@
 // `lumen info`: format, V x d, dtype, bytes, row norms, NaN/Inf and duplicates, as text and JSON; exit codes
 // and messages for bad tables.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "cli_run.hpp"
+#include "support/gguf_builder.hpp"
 
 #include <array>
 #include <cstdio>
@@ -230,6 +232,49 @@ TEST(CliInfo, UnicodeErrorsOption) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["repaired_tokens"], 1);
   std::filesystem::remove(p);
+}
+
+// A GGUF model's token table (here Q8_0, as llama.cpp quantises one): detected by its magic, dequantised, labelled
+// by tokenizer.ggml.tokens, searchable, convertible to a format lumen writes, and never written as GGUF.
+TEST(CliInfo, GgufTokenTable) {
+  const std::vector<std::string> tokens = {"king", "queen", "apple", "pear"};
+  std::string data;
+  for (int r = 0; r < 4; ++r) {
+    const std::uint16_t one = 0x3C00;  // the block's scale, 1.0 as f16
+    data.append(reinterpret_cast<const char*>(&one), 2);
+    for (int i = 0; i < 32; ++i) {
+      const int sign = r < 2 ? 1 : (i % 2 ? -1 : 1);
+      data.push_back(static_cast<char>(sign * (10 + (r % 2) * (i % 3) + i / 4)));
+    }
+  }
+  lumen::test::GgufBuilder g;
+  g.add_string("general.architecture", "llama");
+  g.add_strings("tokenizer.ggml.tokens", tokens);
+  g.tensors.push_back({"token_embd.weight", {32, 4}, 8, data});
+  const std::string path = write_tmp("q8.gguf", g.bytes());
+  const CliRun info = lumen("info " + path + " --json");
+  ASSERT_EQ(info.code, 0) << info.err;
+  const auto j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(j["format"], "gguf");
+  EXPECT_EQ(j["file_dtype"], "Q8_0");
+  EXPECT_EQ(j["V"], 4);
+  EXPECT_EQ(j["d"], 32);
+  EXPECT_THAT(lumen("info " + path).out, ::testing::HasSubstr("file: Q8_0"));
+  const CliRun n = lumen("neighbours " + path + " king -k 1 --json");
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_THAT(n.out, ::testing::HasSubstr("\"queen\""));
+  EXPECT_THAT(n.out, ::testing::Not(::testing::HasSubstr("\"apple\"")));
+  const std::string vec = path + ".vec";
+  ASSERT_EQ(lumen("convert " + path + " " + vec).code, 0);
+  EXPECT_EQ(read_file(vec).substr(0, 5), "4 32\n");
+  // The first row, dequantised (scale 1): 10 + i / 4.
+  EXPECT_EQ(read_file(vec).substr(5, 13), "king 10 10 10");
+  const CliRun refused = lumen("convert " + path + " " + path + ".out.gguf");
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_THAT(refused.err, ::testing::HasSubstr("does not write"));
+  EXPECT_FALSE(std::filesystem::exists(path + ".out.gguf"));
+  std::filesystem::remove(vec);
+  std::filesystem::remove(path);
 }
 
 }  // namespace test_info

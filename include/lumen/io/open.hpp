@@ -12,7 +12,7 @@
 
 namespace lumen::io {
 
-enum class Format { word2vec_text, word2vec_binary, glove, fasttext_bin, safetensors, npy, projector_tsv };
+enum class Format { word2vec_text, word2vec_binary, glove, fasttext_bin, safetensors, npy, projector_tsv, gguf };
 enum class UnicodeErrors { strict, replace, ignore };
 
 std::string_view format_name(Format f);
@@ -23,7 +23,7 @@ struct OpenOptions {
   std::optional<Format> format;  // nullopt: detect from content
   DType dtype = DType::f32;      // storage type of the loaded table
   std::size_t limit = 0;         // read only the first N rows (0: all)
-  std::string tensor;            // safetensors: tensor name (empty: conventional names)
+  std::string tensor;            // safetensors, GGUF: tensor name (empty: conventional names, token_embd.weight)
   // safetensors, with no tensor named: read the checkpoint's output head W (lm_head.weight, embed_out.weight,
   // output.weight) instead of its input table E; InputError when it has none (a tied checkpoint keeps one table).
   bool output_head = false;
@@ -45,10 +45,14 @@ struct LoadReport {
   bool mapped = false;                // E borrows the memory-mapped file (nothing copied)
   std::uint64_t file_bytes = 0;       // size of the file read
   std::optional<DType> file_dtype;    // how the values are stored in the file (nullopt: decimal text)
-  std::string tensor;                 // safetensors: the tensor read
+  std::string tensor;                 // safetensors, GGUF: the tensor read
+  std::string quantisation;           // GGUF: the ggml type of quantised rows ("Q8_0", "Q4_K", ...); else empty
   bool from_cache = false;            // mapped from an entry of OpenOptions::cache_dir instead of parsed
   std::vector<std::string> warnings;  // what the caller should tell the user (e.g. the cache was not written)
 };
+
+// How the values are stored in the file: "f32", "f16", "bf16", a ggml quantisation ("Q8_0", ...), or "text".
+std::string file_type_name(const LoadReport& report);
 
 // Detects the format from the first bytes of the file (and its size), not its extension.
 Format detect_format(const std::string& path);
