@@ -8,9 +8,7 @@
 #include "command.hpp"
 #include "common.hpp"
 #include "lumen/io/open.hpp"
-#include "lumen/model/checkpoint.hpp"
 #include "lumen/model/embedding_table.hpp"
-#include "lumen/model/model_tokenizer.hpp"
 #include "lumen/serve/server.hpp"
 #include "lumen/text/tokenizer.hpp"
 #include "serve_command.hpp"
@@ -61,12 +59,7 @@ Action setup(CLI::App& cmd) {
     std::shared_ptr<const text::Tokenizer> tokenizer;
     if (!o->heads && !o->head.empty()) throw UsageError("--head goes with --heads");
     std::optional<serve::ServedModel> served;
-    if (!o->model.empty()) {
-      served.emplace();
-      served->model = std::make_shared<const model::Transformer>(model::load_checkpoint(o->model));
-      served->source = model::checkpoint_dir(o->model);
-      served->tokenizer = model::tokenizer_for(*served->model, served->source);
-    }
+    if (!o->model.empty()) served = serve::load_served_model(o->model);
     // With a model and no TABLE, the model's own E is the table (labelled by its tokenizer).
     Table table = served && o->table.path.empty()
                       ? model::embedding_table(served->model, *served->tokenizer, served->source)

@@ -101,11 +101,8 @@ def test_project_is_the_clis_project_json(table_and_labels):
     assert toy["method"] == "identity" and np.array_equal(toy["xy"], lumen.load("toy").vectors)
 
 
-def test_lm_training_is_the_clis_train_lm_json(tmp_path):
-    corpus = tmp_path / "corpus.txt"
-    rng = np.random.default_rng(4)
-    words = [f"w{i}" for i in range(20)]
-    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(200)))
+def test_lm_training_is_the_clis_train_lm_json(tmp_path, random_corpus):
+    corpus = random_corpus(4, lines=200)
     r = lumen.train.lm(corpus, context=2, dim=8, hidden=8, epochs=1, min_count=1, threads=1,
                        output=tmp_path / "py.vec")
     c = cli("train", "lm", corpus, "-o", tmp_path / "cli.vec", "--context", 2, "--dim", 8, "--hidden", 8,
@@ -122,11 +119,8 @@ def test_lm_training_is_the_clis_train_lm_json(tmp_path):
 
 # A small GPT trained by the CLI's session: model::gpt_session_json on both sides, every figure alike on one thread
 # (each eval's losses included), but the directory each wrote and the time spent.
-def test_gpt_training_is_the_clis_train_gpt_json(tmp_path):
-    corpus = tmp_path / "corpus.txt"
-    rng = np.random.default_rng(2)
-    words = [f"w{i}" for i in range(20)]
-    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(300)))
+def test_gpt_training_is_the_clis_train_gpt_json(tmp_path, random_corpus):
+    corpus = random_corpus(2)
     opts = dict(tokenizer="words", max_words=30, layers=1, d_model=16, heads=2, context=8, steps=6, batch=4,
                 eval_every=3, eval_batches=2, seed=3, threads=1)
     r = lumen.train.gpt(corpus, output=tmp_path / "py", **opts)

@@ -75,11 +75,8 @@ def test_project_leaves_non_finite_rows_out_and_says_which():
         assert any("left out" in line for line in m["caption"])
 
 
-def test_word2vec_trains_and_reports(tmp_path):
-    corpus = tmp_path / "corpus.txt"
-    rng = np.random.default_rng(0)
-    words = [f"w{i}" for i in range(30)]
-    corpus.write_text("\n".join(" ".join(rng.choice(words, 20)) for _ in range(300)))
+def test_word2vec_trains_and_reports(tmp_path, random_corpus):
+    corpus = random_corpus(0, per_line=20, vocab=30)
     seen = []
     t = lumen.train.word2vec(corpus, dim=8, epochs=2, min_count=1, threads=1, progress=seen.append)
     assert len(t) == 30 and t.d == 8 and np.isfinite(t.vectors).all()
@@ -88,11 +85,8 @@ def test_word2vec_trains_and_reports(tmp_path):
         lumen.train.word2vec(tmp_path / "missing.txt")
 
 
-def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path):
-    corpus = tmp_path / "corpus.txt"
-    rng = np.random.default_rng(1)
-    words = [f"w{i}" for i in range(20)]
-    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(300)))
+def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path, random_corpus):
+    corpus = random_corpus(1)
     r = lumen.train.lm(corpus, context=2, dim=8, hidden=8, epochs=2, tie=False, min_count=1, threads=1,
                        output=tmp_path / "lm.vec")
     assert r["tied"] is False and len(r["epochs"]) == 2 and r["heldout_perplexity"] == r["epochs"][-1]["heldout_perplexity"]
@@ -109,11 +103,8 @@ def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path):
         lumen.train.lm(corpus, context=0)
 
 
-def test_gpt_trains_on_the_cli_session_and_gives_its_json(tmp_path):
-    corpus = tmp_path / "corpus.txt"
-    rng = np.random.default_rng(2)
-    words = [f"w{i}" for i in range(20)]
-    corpus.write_text("\n".join(" ".join(rng.choice(words, 12)) for _ in range(300)))
+def test_gpt_trains_on_the_cli_session_and_gives_its_json(tmp_path, random_corpus):
+    corpus = random_corpus(2)
     opts = dict(tokenizer="words", max_words=30, layers=1, d_model=16, heads=2, context=8, steps=6, batch=4,
                 eval_every=3, eval_batches=2, threads=1)
     seen = []

@@ -1,15 +1,14 @@
-// The block layouts follow ggml-common.h; each dequantisation is written from its definition there:
-//   Q8_0 (32): d (f16), qs[32] int8                       x = d * q
-//   Q4_0 (32): d (f16), qs[16] nibbles                     x[j] = d * ((qs[j] & 15) - 8), x[j + 16] = d * ((qs[j] >> 4)
-//   - 8) Q4_K (256): d, dmin (f16), scales[12] (6-bit scale and min per 32), qs[128] nibbles
-//                                                          x = d * sc * q - dmin * m
-//   Q6_K (256): ql[128] low nibbles, qh[64] high 2 bits, scales[16] int8 (one per 16), d (f16)
-//                                                          x = d * sc * (q - 32)
+// The block layouts follow ggml-common.h; each dequantisation is written from its definition there.
+// Q8_0 (32 per block): d (f16), qs[32] int8; x = d * q.
+// Q4_0 (32): d (f16), qs[16] nibbles; x[j] = d * ((qs[j] & 15) - 8), x[j + 16] = d * ((qs[j] >> 4) - 8).
+// Q4_K (256): d, dmin (f16), scales[12] (a 6-bit scale and min per 32), qs[128] nibbles; x = d * sc * q - dmin * m.
+// Q6_K (256): ql[128] low nibbles, qh[64] high 2 bits, scales[16] int8 (one per 16), d (f16); x = d * sc * (q - 32).
 #include "io/ggml_types.hpp"
 
-#include <cstring>
+#include <fmt/format.h>
 
 #include "lumen/core/dtype.hpp"
+#include "lumen/core/error.hpp"
 
 namespace lumen::io {
 
@@ -112,18 +111,12 @@ void dequantize_row(const GgmlType& type, const void* blocks, float* y, std::siz
   const auto* b = static_cast<const unsigned char*>(blocks);
   const std::size_t count = n / type.block;
   switch (type.id) {
-    case 0: std::memcpy(y, b, n * sizeof(float)); return;
-    case 1:
-      for (std::size_t i = 0; i < n; ++i) y[i] = f16_to_f32(u16_at(b + 2 * i));
-      return;
-    case 30:
-      for (std::size_t i = 0; i < n; ++i) y[i] = bf16_to_f32(u16_at(b + 2 * i));
-      return;
     case 8: dequantize_q8_0(b, y, count); return;
     case 2: dequantize_q4_0(b, y, count); return;
     case 12: dequantize_q4_k(b, y, count); return;
     case 14: dequantize_q6_k(b, y, count); return;
-    default: return;  // not readable: the caller refuses it first
+    default:  // F32/F16/BF16 are mapped, not dequantised; the reader refuses other types first
+      throw Error(fmt::format("dequantize_row: {} is not a quantised type lumen reads", type.name));
   }
 }
 

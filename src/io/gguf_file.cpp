@@ -97,18 +97,10 @@ const GgufValue* GgufFile::find(std::string_view key) const {
   return nullptr;
 }
 
-const GgufTensor* GgufFile::tensor(std::string_view want) const {
+const GgufTensor* GgufFile::tensor(std::string_view name) const {
   for (const auto& t : tensors)
-    if (t.name == want) return &t;
+    if (t.name == name) return &t;
   return nullptr;
-}
-
-std::string GgufFile::string(std::string_view key) const {
-  const GgufValue* v = find(key);
-  if (v == nullptr) return {};
-  if (v->type != kString)
-    throw ParseError(file->path(), 0, v->offset, fmt::format("metadata '{}': expected a string", key));
-  return std::get<std::string>(v->value);
 }
 
 GgufFile parse_gguf(std::shared_ptr<const MappedFile> file) {
@@ -190,19 +182,19 @@ GgufFile parse_gguf(std::shared_ptr<const MappedFile> file) {
     offsets.push_back(off_at);
     out.tensors.push_back(std::move(t));
   }
-  out.data_begin = align_up(c.pos, out.alignment);
+  const std::uint64_t data_begin = align_up(c.pos, out.alignment);
   const std::uint64_t size = file->size();
-  if (out.data_begin > size && !out.tensors.empty())
+  if (data_begin > size && !out.tensors.empty())
     c.fail(c.pos, fmt::format("truncated: the tensor data starts at byte {}, past the end of the {}-byte file",
-                              out.data_begin, size));
+                              data_begin, size));
   for (std::size_t i = 0; i < out.tensors.size(); ++i) {
     GgufTensor& t = out.tensors[i];
     const std::uint64_t bytes = t.end;
-    if (t.begin > size || out.data_begin > size - t.begin || bytes > size - out.data_begin - t.begin)
+    if (t.begin > size || data_begin > size - t.begin || bytes > size - data_begin - t.begin)
       c.fail(offsets[i], fmt::format("tensor '{}': {} bytes at data offset {} run past the end of the file ({} "
                                      "bytes, data from byte {})",
-                                     t.name, bytes, t.begin, size, out.data_begin));
-    t.begin += out.data_begin;
+                                     t.name, bytes, t.begin, size, data_begin));
+    t.begin += data_begin;
     t.end = t.begin + bytes;
   }
   std::vector<std::size_t> order(out.tensors.size());

@@ -44,14 +44,11 @@ struct GgufFile {
   std::shared_ptr<const MappedFile> file;
   std::uint32_t version = 0;
   std::uint64_t alignment = 32;
-  std::uint64_t data_begin = 0;
   std::vector<GgufEntry> metadata;  // in file order, keys unique
   std::vector<GgufTensor> tensors;  // in file order, names unique
 
   const GgufValue* find(std::string_view key) const;
   const GgufTensor* tensor(std::string_view name) const;
-  // The string at `key` ("" when absent); ParseError when present but not a string.
-  std::string string(std::string_view key) const;
 };
 
 // Throws ParseError naming the file and the byte offset for a truncated file, a count or length larger than the

@@ -34,10 +34,7 @@ const std::vector<std::string> kContexts = {"the river bank was muddy", "the ban
 // The tiny GPT-2 fixture (or another checkpoint) served as `lumen serve --model` serves it: its E as the table,
 // and the model.
 std::unique_ptr<serve::Api> served_api(const std::string& dir = kFixture) {
-  serve::ServedModel m;
-  m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
-  m.tokenizer = model::tokenizer_for(*m.model, dir);
-  m.source = dir;
+  const serve::ServedModel m = serve::load_served_model(dir);
   auto api = std::make_unique<serve::Api>(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
   api->set_model(m);
   return api;

@@ -266,10 +266,7 @@ TEST_F(JsonParity, RowAgainstOnehot) {
 TEST_F(JsonParity, ModelAgainstParams) {
   for (const char* name : {"gpt2", "gpt2-untied-bf16", "llama-tied-f16"}) {
     const std::string dir = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/" + name;
-    serve::ServedModel m;
-    m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
-    m.tokenizer = model::tokenizer_for(*m.model, dir);
-    m.source = dir;
+    const serve::ServedModel m = serve::load_served_model(dir);
     serve::Api served(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
     served.set_model(m);
     const json a = api_on(served, "model", json::object());
@@ -289,10 +286,7 @@ TEST_F(JsonParity, ModelAgainstParams) {
 // Figure 3 on the tiny GPT-2 fixture: model::drift_json on both sides.
 TEST_F(JsonParity, Drift) {
   const std::string dir = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2";
-  serve::ServedModel m;
-  m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(dir));
-  m.tokenizer = model::tokenizer_for(*m.model, dir);
-  m.source = dir;
+  const serve::ServedModel m = serve::load_served_model(dir);
   serve::Api served(model::embedding_table(m.model, *m.tokenizer, m.source), m.tokenizer);
   served.set_model(m);
   const json c = cli("drift " + lumen_cli::detail::quote(dir) + " 'the river bank' 'a bank loan' --token bank -k 3");

@@ -4,8 +4,9 @@
 //   table_json:      {"source", "format", "V", "d", "dtype"}
 //   table_info_json: table_json and what `lumen info` adds: "bytes", "file_bytes", "file_dtype", "mapped",
 //                    "from_cache", "rows_read", "duplicates", "first_duplicate" (when any), "repaired_tokens",
-//                    "tensor" (safetensors, GGUF; "file_dtype" may be a ggml type such as "Q8_0"), "norm" {"min", "median", "max"}, "zero_rows", "nan", "inf",
-//                    "nonfinite_rows", "nonfinite" [{"id", "word"}] (the first, in row order), "nonfinite_truncated".
+//                    "tensor" (safetensors, GGUF; "file_dtype" may be a ggml type such as "Q8_0"), "norm" {"min",
+//                    "median", "max"}, "zero_rows", "nan", "inf", "nonfinite_rows", "nonfinite" [{"id", "word"}] (the
+//                    first, in row order), "nonfinite_truncated".
 #include <nlohmann/json.hpp>
 
 #include "lumen/core/table.hpp"

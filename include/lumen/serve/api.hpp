@@ -12,13 +12,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/table.hpp"
-
-namespace lumen::text {
-class Tokenizer;
-}
-namespace lumen::model {
-class Transformer;
-}
+#include "lumen/serve/served_model.hpp"
 
 namespace lumen::serve {
 
@@ -52,13 +46,6 @@ struct Limits {
 struct NamedTable {
   std::string name;  // what requests call it: letters, digits, '-' and '_' (not "main" or "toy")
   Table table;
-};
-
-// A model the explorer runs (the Drift view): a GPT-2 or Llama checkpoint with its tokenizer.
-struct ServedModel {
-  std::shared_ptr<const model::Transformer> model;
-  std::shared_ptr<const text::Tokenizer> tokenizer;  // its size is the model's V
-  std::string source;                                // where it came from (its directory)
 };
 
 class Api {
