@@ -1,12 +1,13 @@
 // lumen explorer, the Drift view: one token's vector layer by layer in two contexts (/api/drift, the schema of
-// `lumen drift --json`), drawn here as SVG. Uses app.js's helpers ($, api, esc, fmt, runJob, showError).
+// `lumen drift --json`), drawn here as SVG. Uses app.js's helpers ($, api, esc, fmt, tokenHtml, request, runJob,
+// clears).
 'use strict';
 
 const driftColours = ['#2563eb', '#d97706'];
 
 // Cosine by layer: a line over [0, 1] (or below 0 when the occurrences point apart).
 function driftCosineSvg(cos) {
-  const w = 420, h = 220, l = 40, r = 12, t = 12, b = 30;
+  const w = 420, h = 220, l = 52, r = 12, t = 12, b = 30;
   const lo = Math.min(0, ...cos), n = cos.length;
   const x = (i) => l + (n > 1 ? i * (w - l - r) / (n - 1) : (w - l - r) / 2);
   const y = (v) => t + (1 - (v - lo) / (1 - lo || 1)) * (h - t - b);
@@ -20,17 +21,20 @@ function driftCosineSvg(cos) {
     s += `<circle cx="${x(i)}" cy="${y(v)}" r="3" fill="#1d2330"><title>layer ${i}: cosine ${fmt(v)}</title></circle>` +
       `<text x="${x(i)}" y="${h - b + 14}" font-size="10" text-anchor="middle" fill="#6b7280">${i}</text>`;
   });
-  return s + `<text x="${(l + w - r) / 2}" y="${h - 3}" font-size="10" text-anchor="middle" fill="#6b7280">layer</text></svg>`;
+  const mid = t + (h - t - b) / 2;
+  return s + `<text x="${(l + w - r) / 2}" y="${h - 3}" font-size="10" text-anchor="middle" fill="#6b7280">layer</text>` +
+    `<text class="y-title" x="12" y="${mid}" font-size="10" text-anchor="middle" fill="#6b7280" transform="rotate(-90 12 ${mid})">cosine (A, B)</text></svg>`;
 }
 
 // Both paths on the PCA plane, each point numbered by its layer.
 function driftPcaSvg(paths, names) {
-  const w = 420, h = 300, m = 24;
+  const w = 420, h = 320, m = 24, key = 22;
   const pts = paths.flat();
   const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
   const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
   const k = Math.min((w - 2 * m) / Math.max(1e-9, x1 - x0), (h - 2 * m) / Math.max(1e-9, y1 - y0));
-  const sx = (v) => w / 2 + (v - (x0 + x1) / 2) * k, sy = (v) => h / 2 - (v - (y0 + y1) / 2) * k;
+  const k2 = Math.min(k, (h - key - 2 * m) / Math.max(1e-9, y1 - y0));
+  const sx = (v) => w / 2 + (v - (x0 + x1) / 2) * k2, sy = (v) => key + (h - key) / 2 - (v - (y0 + y1) / 2) * k2;
   let s = `<svg class="drift" id="drift-pca-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" xmlns="http://www.w3.org/2000/svg">`;
   paths.forEach((path, c) => {
     const col = driftColours[c];
@@ -41,10 +45,17 @@ function driftPcaSvg(paths, names) {
         `<text x="${sx(p[0]) + 6}" y="${sy(p[1]) - 5}" font-size="11" fill="${col}">${i}</text>`;
     });
   });
+  // The legend: which colour is which context.
+  names.forEach((n, c) => {
+    const x = 8 + c * (w / 2);
+    s += `<rect x="${x}" y="7" width="10" height="10" fill="${driftColours[c]}"/>` +
+      `<text class="legend-text" x="${x + 14}" y="16" font-size="11" fill="#1d2330">${'AB'[c]}: ${esc(n.length > 28 ? n.slice(0, 27) + '…' : n)}</text>`;
+  });
   return s + '</svg>';
 }
 
-const driftWords = (list) => list.map((t) => `<span title="id ${t.id}">${esc(t.token)}</span>`).join(' ');
+// Each row by its label (a lone byte of a multi-byte character as a byte chip, not "\x8d").
+const driftWords = (list) => list.map((t) => `<span title="id ${t.id}">${tokenHtml(t)}</span>`).join(' ');
 
 function showDrift(r) {
   const names = r.contexts.map((c) => c.text);
@@ -64,13 +75,19 @@ function showDrift(r) {
   const head = r.contexts.map((c, i) =>
     `<th class="drift-${'ab'[i]}">${'AB'[i]}: nearest rows of E</th><th class="drift-${'ab'[i]}">${'AB'[i]}: logit lens</th>`).join('');
   $('#drift-contexts').innerHTML = r.contexts.map((c, i) =>
-    `<div class="drift-${'ab'[i]}">${'AB'[i]}: “${esc(c.text)}” — '${esc(r.token)}' is token ${c.position + 1} of ${c.ids.length} (id ${c.id})</div>`).join('');
+    `<div class="drift-${'ab'[i]}">${'AB'[i]}: “${esc(c.text)}” — '${tokenHtml(r)}' is token ${c.position + 1} of ${c.ids.length} (id ${c.id})</div>`).join('');
   $('#drift-layers').innerHTML =
     `<tr><th class="num">layer</th><th class="num">cosine</th>${head}</tr>` +
     r.layers.map((l) => `<tr data-layer="${l.layer}"><td class="num">${l.layer}</td><td class="num cos">${fmt(l.cosine)}</td>` +
       l.contexts.map((c) => `<td>${driftWords(c.nearest)}</td><td>${driftWords(c.lens)}</td>`).join('') + '</tr>').join('');
   $('#drift-result').hidden = false;
+  $('#drift-prompt').hidden = true;
 }
+clears.drift = () => {
+  $('#drift-result').hidden = true;
+  for (const id of ['#drift-cosine', '#drift-pca', '#drift-contexts', '#drift-layers']) $(id).innerHTML = '';
+  $('#drift-prompt').hidden = false;
+};
 
 // Whether the server has a model: the form is for a server started with --model; otherwise say how to start one.
 async function driftModel() {
@@ -82,18 +99,19 @@ async function driftModel() {
     $('#drift-form button').disabled = false;
   } catch (e) {
     $('#drift-nomodel').hidden = false;
+    $('#drift-prompt').hidden = true;
     $('#drift-form button').disabled = true;
   }
 }
 
 $('#drift-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
-  guarded(async () => {
-    const r = await runJob('drift', {
+  request('drift', async () => {
+    const r = await runJob('drift', 'drift', {
       token: $('#drift-token').value.trim(), contexts: [$('#drift-a').value, $('#drift-b').value],
       k: Number($('#drift-k').value),
-    }, $('#drift-status'));
-    $('#drift-status').textContent = `'${r.token}' through ${r.layers.length - 1} blocks`;
+    });
+    $('#drift-status').textContent = `'${tokenText(r)}' through ${r.layers.length - 1} blocks`;
     showDrift(r);
   });
 });

@@ -73,12 +73,22 @@ struct Api::State {
     return l.table.vocab.token(id);
   }
 
-  // The id a user means: a vocabulary token, a tokenizer label ("␣cat"), or the lower-cased word.
+  // The id a user means: a vocabulary token, a tokenizer label ("␣cat"), the word after a space as a byte-level
+  // BPE spells a word inside a sentence ("man" finds GPT-2's "␣man" when "man" is no token of its own), or the
+  // lower-cased word.
   Id lookup(const Loaded& l, const std::string& word) const {
-    if (auto id = l.table.vocab.find(word)) return *id;
-    if (tokenizer && l.tokenized)
-      if (auto id = tokenizer->find(word); id && static_cast<std::size_t>(*id) < l.table.V()) return *id;
+    if (auto id = find_spelling(l, word)) return *id;
+    if (!word.empty() && word.front() != ' ')
+      if (auto id = find_spelling(l, " " + word)) return *id;
     return l.table.vocab.require(word);  // UnknownTokenError with suggestions -> 422
+  }
+
+  // A vocabulary token, or (on a tokenized table) a spelling the tokenizer accepts: " cat", "␣cat", "Ġcat".
+  std::optional<Id> find_spelling(const Loaded& l, const std::string& word) const {
+    if (auto id = l.table.vocab.find(word)) return id;
+    if (tokenizer && l.tokenized)
+      if (auto id = tokenizer->find(word); id && static_cast<std::size_t>(*id) < l.table.V()) return id;
+    return std::nullopt;
   }
 
   // A word as a search takes it: its row (found as lookup() finds it) and that row's vector.

@@ -9,6 +9,7 @@
 #include "lumen/project/map.hpp"
 #include "lumen/project/map_json.hpp"
 #include "lumen/project/row_selection.hpp"
+#include "map_progress.hpp"
 #include "routes.hpp"
 
 namespace lumen::serve::routes {
@@ -41,8 +42,10 @@ nlohmann::json run_projection(const Api::State& s, const Loaded& l, const std::s
   o.rows = rows;
   o.seed = seed;
   o.seeds = o.method == project::Method::pca ? 1 : seeds;
-  o.progress = [&progress](const std::string&, std::size_t done, std::size_t total) {
-    progress = total ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+  // One bar over every stage and seed, never running backwards (map_progress.hpp).
+  o.progress = [&progress](const std::string& stage, std::size_t done, std::size_t total) {
+    const double now = map_progress(stage, total ? static_cast<double>(done) / static_cast<double>(total) : 0.0);
+    progress = std::max(progress.load(), now);
   };
   // The schema of `lumen project --json` (project/map_json.hpp).
   return project::map_json(project::make_map(t.E, o), t.source, o.cosine, s.names(l));
