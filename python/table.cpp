@@ -19,6 +19,7 @@
 #include "lumen/io/write.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/query_word.hpp"
+#include "lumen/search/result_json.hpp"
 #include "lumen/text/load_table.hpp"
 #include "lumen/text/tokenizer.hpp"
 
@@ -163,8 +164,9 @@ py::list neighbour_list(const Table& t, const std::vector<search::Neighbour>& ns
 // Queries as a C-contiguous f32 NumPy array (a copy only when the array is not already one).
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
 
+// json=True: what `lumen neighbours --json` prints for each word (a vector has no word to name, so it stays a list).
 py::object neighbours(const py::object& self, const py::object& query, std::size_t k, const std::string& metric,
-                      std::size_t restrict_rows, const py::object& exclude, const py::object& threads) {
+                      std::size_t restrict_rows, const py::object& exclude, const py::object& threads, bool json) {
   const PyTable& pt = self.cast<const PyTable&>();
   const Table& t = pt.table;
   search::SearchOptions o;
@@ -185,7 +187,7 @@ py::object neighbours(const py::object& self, const py::object& query, std::size
     } else {
       const py::sequence seq = query.cast<py::sequence>();
       if (!seq.empty() && !py::isinstance<py::str>(seq[0]) && !py::isinstance<py::bytes>(seq[0]))
-        return neighbours(self, FloatArray::ensure(query), k, metric, restrict_rows, exclude, threads);
+        return neighbours(self, FloatArray::ensure(query), k, metric, restrict_rows, exclude, threads, json);
       for (const auto& w : seq) words.push_back(search::lookup(t, word_bytes(w)));
     }
     std::vector<std::vector<search::Neighbour>> r;
@@ -193,11 +195,17 @@ py::object neighbours(const py::object& self, const py::object& query, std::size
       const py::gil_scoped_release nogil;
       r = search::neighbours_of(s, words, o, !drop_self);
     }
-    if (one_word) return neighbour_list(t, r[0]);
+    const auto shown = [&](std::size_t i) -> py::object {
+      if (!json) return neighbour_list(t, r[i]);
+      return to_python(
+          search::neighbours_json(words[i].word, words[i].id, o.metric, false, o.k, k, r[i], RowNames{t.vocab, {}}));
+    };
+    if (one_word) return shown(0);
     py::list out;
-    for (const auto& x : r) out.append(neighbour_list(t, x));
+    for (std::size_t i = 0; i < r.size(); ++i) out.append(shown(i));
     return out;
   }
+  if (json) throw py::type_error("json=True answers words (a vector has no word for the JSON's \"query\")");
 
   // Vectors: (d) or (B, d), straight from the array's memory.
   const FloatArray q = FloatArray::ensure(query);
@@ -258,8 +266,9 @@ py::tuple search_arrays(const py::object& self, const py::object& queries, std::
   return py::make_tuple(scores, ids);
 }
 
-py::list analogy(const TablePtr& self, const py::object& a, const py::object& b, const py::object& c, std::size_t k,
-                 const std::string& method, bool exclude, std::size_t restrict_rows, const py::object& threads) {
+py::object analogy(const TablePtr& self, const py::object& a, const py::object& b, const py::object& c, std::size_t k,
+                   const std::string& method, bool exclude, std::size_t restrict_rows, const py::object& threads,
+                   bool json) {
   const Table& t = self->table;
   search::AnalogyOptions o;
   o.method = search::parse_analogy_method(method);
@@ -276,6 +285,10 @@ py::list analogy(const TablePtr& self, const py::object& a, const py::object& b,
   {
     const py::gil_scoped_release nogil;
     r = search::analogy(s, qa, qb, qc, o);
+  }
+  if (json) {
+    const std::size_t rows = restrict_rows == 0 ? t.V() : std::min(restrict_rows, t.V());
+    return to_python(search::analogy_json(qa.word, qb.word, qc.word, o, rows, r, "", RowNames{t.vocab, {}}));
   }
   return neighbour_list(t, r.answers);
 }
@@ -443,12 +456,14 @@ Example:
                        dtype_name(t.E.dtype()), t.format);
   });
   cls.def("neighbours", &neighbours, py::arg("query"), py::arg("k") = 10, py::kw_only(), py::arg("metric") = "cosine",
-          py::arg("restrict") = 0, py::arg("exclude") = true, py::arg("threads") = py::none(), R"doc(
+          py::arg("restrict") = 0, py::arg("exclude") = true, py::arg("threads") = py::none(), py::arg("json") = false,
+          R"doc(
 The k nearest rows to a word, a list of words, a vector (d) or a batch of vectors (B, d), nearest first, as
 [(word, score), ...] (a list of such lists for a batch). metric: "cosine", "dot" or "euclidean" (a distance: lower
 is nearer). restrict: search only the first N rows (0: all). exclude: True leaves each query word out of its own
 answers (as gensim's most_similar); False keeps it; a list of words or ids leaves those out too. A k larger than the
-rows searched returns them all. A batch goes through one GEMM pass (the GIL released).
+rows searched returns them all. A batch goes through one GEMM pass (the GIL released). json=True (words only):
+`lumen neighbours --json`'s dict for each word (query, id, metric, approx, k, neighbours: token, display, id, score).
 
 Example:
     >>> table.neighbours("king", k=5)
@@ -465,9 +480,10 @@ Example:
 )doc");
   cls.def("analogy", &analogy, py::arg("a"), py::arg("b"), py::arg("c"), py::kw_only(), py::arg("k") = 10,
           py::arg("method") = "add", py::arg("exclude") = true, py::arg("restrict") = 0,
-          py::arg("threads") = py::none(), R"doc(
+          py::arg("threads") = py::none(), py::arg("json") = false, R"doc(
 a : b :: c : ?  (man : king :: woman : queen). method "add" (3CosAdd, gensim's most_similar) or "mul" (3CosMul);
-exclude=False lets the inputs be answers (they very often are). Returns [(word, score), ...], best first.
+exclude=False lets the inputs be answers (they very often are). Returns [(word, score), ...], best first;
+json=True: `lumen analogy --json`'s dict (query, a, b, c, method, exclude_inputs, k, answers).
 
 Example:
     >>> table.analogy("man", "king", "woman", k=1)
@@ -475,30 +491,39 @@ Example:
 )doc");
   cls.def(
       "similarity",
-      [](const TablePtr& self, const py::object& a, const py::object& b, const std::string& metric) {
+      [](const TablePtr& self, const py::object& a, const py::object& b, const std::string& metric,
+         bool json) -> py::object {
         const Table& t = self->table;
-        return search::similarity(self->searcher(), search::lookup(t, word_bytes(a)), search::lookup(t, word_bytes(b)),
-                                  search::parse_metric(metric));
+        const search::Searcher& s = self->searcher();
+        const search::QueryWord qa = search::lookup(t, word_bytes(a)), qb = search::lookup(t, word_bytes(b));
+        const search::Metric m = search::parse_metric(metric);
+        const float score = search::similarity(s, qa, qb, m);
+        if (!json) return py::float_(score);
+        return to_python(search::similarity_json(qa, qb, m, score, search::similarity_parts(s, qa, qb)));
       },
-      py::arg("a"), py::arg("b"), py::kw_only(), py::arg("metric") = "cosine", R"doc(
-The cosine (or dot, or euclidean distance) of two words.
+      py::arg("a"), py::arg("b"), py::kw_only(), py::arg("metric") = "cosine", py::arg("json") = false, R"doc(
+The cosine (or dot, or euclidean distance) of two words. json=True: `lumen similarity --json`'s dict (w1, w2, id1,
+id2, metric, score, cosine, dot, norm1, norm2).
 
 Example:
     >>> table.similarity("cat", "dog")
 )doc");
   cls.def(
       "doesnt_match",
-      [](const TablePtr& self, const std::vector<py::object>& words) -> py::object {
+      [](const TablePtr& self, const std::vector<py::object>& words, bool json) -> py::object {
         const Table& t = self->table;
         std::vector<Id> ids;
+        std::vector<std::string> names;
         ids.reserve(words.size());
-        for (const auto& w : words) ids.push_back(t.vocab.require(word_bytes(w)));
+        for (const auto& w : words) ids.push_back(t.vocab.require(names.emplace_back(word_bytes(w))));
         const auto r = search::doesnt_match(self->searcher(), ids);
+        if (json) return to_python(search::doesnt_match_json(names, r, RowNames{t.vocab, {}}));
         if (!r.id) return py::none();
         return word_str(t.vocab.token(*r.id));
       },
-      py::arg("words"), R"doc(
-The word least like the others (gensim's doesnt_match); None when a row holds NaN or Inf.
+      py::arg("words"), py::kw_only(), py::arg("json") = false, R"doc(
+The word least like the others (gensim's doesnt_match); None when a row holds NaN or Inf. json=True:
+`lumen doesnt-match --json`'s dict (words, doesnt_match, id, scores).
 
 Example:
     >>> table.doesnt_match(["breakfast", "lunch", "dinner", "car"])

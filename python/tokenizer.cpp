@@ -3,11 +3,14 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "bindings.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/text/tokenizer.hpp"
 #include "lumen/text/tokenizer_files.hpp"
+#include "lumen/text/tokens_json.hpp"
 
 namespace lumen::python {
 
@@ -30,12 +33,18 @@ Example:
       "A tokenizer.json, GPT-2's encoder.json (vocab.bpe beside it), a directory with either, or \"gpt2\".");
   cls.def(
       "encode",
-      [](const text::Tokenizer& t, const std::string& s, bool specials) {
-        const py::gil_scoped_release nogil;
-        return t.encode(s, specials);
+      [](const text::Tokenizer& t, const std::string& s, bool specials, bool json) -> py::object {
+        std::vector<Id> ids;
+        {
+          const py::gil_scoped_release nogil;
+          ids = t.encode(s, specials);
+        }
+        if (json) return to_python(text::tokenized_json(t, s, ids));
+        return py::cast(ids);
       },
-      py::arg("text"), py::kw_only(), py::arg("specials") = true,
-      "Token ids of text; specials=False reads added tokens (<|endoftext|>) as ordinary text.");
+      py::arg("text"), py::kw_only(), py::arg("specials") = true, py::arg("json") = false,
+      "Token ids of text; specials=False reads added tokens (<|endoftext|>) as ordinary text. json=True:\n"
+      "`lumen tokenize --json`'s dict (text, ids, tokens: id, text, display).");
   cls.def(
       "decode",
       [](const text::Tokenizer& t, const std::vector<Id>& ids) {

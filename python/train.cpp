@@ -84,7 +84,7 @@ TablePtr table_of(Table t, const char* source) {
   return pt;
 }
 
-TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std::size_t dim, std::size_t window,
+py::dict word2vec(const py::object& corpus_paths, const std::string& model, std::size_t dim, std::size_t window,
                   std::size_t negative, std::size_t epochs, double lr, double sample, std::uint64_t seed,
                   std::uint64_t min_count, std::size_t max_vocab, bool lower, bool split_punct,
                   const py::object& threads, const py::object& progress, const py::object& output, const py::object& to,
@@ -104,7 +104,9 @@ TablePtr word2vec(const py::object& corpus_paths, const std::string& model, std:
   auto r = run_session(resume, checkpoint_every, progress, [&](const train::SessionControl& control) {
     return train::train_word2vec(corpus, o, outputs, control);
   });
-  return table_of(std::move(r.table), "word2vec");
+  py::dict d = to_python(train::word2vec_result_json(r));
+  d["table"] = table_of(std::move(r.table), "word2vec");
+  return d;
 }
 
 py::dict lm(const py::object& corpus_paths, std::size_t context, std::size_t dim, std::size_t hidden, bool tie,
@@ -182,15 +184,16 @@ void register_train(py::module_& m) {
         py::arg("progress") = py::none(), py::arg("output") = py::none(), py::arg("to") = py::none(),
         py::arg("checkpoint") = py::none(), py::arg("checkpoint_every") = 0, py::arg("resume") = py::none(), R"doc(
 Trains word2vec (skip-gram or CBOW with negative sampling, as word2vec.c and fastText) on text files or
-directories, returning the table E. progress: called about ten times a second with a dict (words_done,
+directories. Returns `lumen train word2vec --json`'s dict (output, format, vocab_file, V, d, model, epochs, threads, words,
+corpus_tokens, seconds, words_per_sec_per_thread, loss) plus table (E). progress: called about ten times a second with a dict (words_done,
 words_total, loss, lr, epoch, seconds). Ctrl-C stops it: KeyboardInterrupt. The same options and the same
 training session as `lumen train word2vec`: output (with `to`, a format name) writes the table and its counts
 (OUTPUT.vocab) as the command does, and a checkpoint (OUTPUT.ckpt, or `checkpoint`) when stopped or every
 `checkpoint_every` words; resume continues one (its options and vocabulary are used).
 
 Example:
-    >>> t = lumen.train.word2vec("corpus.txt", dim=50, epochs=3, progress=lambda s: print(s["loss"]))
-    >>> t.neighbours("king")
+    >>> r = lumen.train.word2vec("corpus.txt", dim=50, epochs=3, progress=lambda s: print(s["loss"]))
+    >>> r["table"].neighbours("king")
 )doc");
   m.def("lm", &lm, py::arg("corpus"), py::kw_only(), py::arg("context") = 3, py::arg("dim") = 64,
         py::arg("hidden") = 128, py::arg("tie") = true, py::arg("init_std") = 0.05f, py::arg("scale_sqrt_d") = false,

@@ -1,7 +1,6 @@
 import os
 from typing import Any, Callable, Iterable
 
-from . import Table
 
 _Path = str | os.PathLike[str]
 
@@ -11,7 +10,7 @@ def word2vec(corpus: _Path | Iterable[_Path], *, model: str = "skipgram",
              split_punct: bool = False, threads: int | None = None,
              progress: Callable[[dict[str, Any]], object] | None = None, output: _Path | None = None,
              to: str | None = None, checkpoint: _Path | None = None, checkpoint_every: int = 0,
-             resume: _Path | None = None) -> Table: ...
+             resume: _Path | None = None) -> dict[str, Any]: ...
 def lm(corpus: _Path | Iterable[_Path], *, context: int = 3, dim: int = 64, hidden: int = 128, tie: bool = True,
        init_std: float = 0.05, scale_sqrt_d: bool = False, optimizer: str = "adam", lr: float = 0.0, batch: int = 64,
        epochs: int = 1, holdout: float = 0.05, max_train_tokens: int = 0, seed: int = 1, min_count: int = 2,

@@ -2,8 +2,9 @@
 thread, with the same seed) the same figures. The server's side is tests/serve/test_json_parity.cpp.
 
 Every dict-returning function that has a CLI twin is here: eval.probe, eval.analogies, eval.similarity, project,
-compare (two tables, and a model's two heads), drift, params, train.lm and train.gpt (Table.info() is checked
-against `lumen info --json` in test_table.py)."""
+compare (two tables, and a model's two heads), drift, params, train.word2vec, train.lm and train.gpt, and the
+json=True answers of Table.neighbours, analogy, similarity, doesnt_match and Tokenizer.encode (Table.info() is
+checked against `lumen info --json` in test_table.py)."""
 import json
 import os
 import pathlib
@@ -115,6 +116,43 @@ def test_lm_training_is_the_clis_train_lm_json(tmp_path, random_corpus):
     files = ("output", "output_head", "vocab_file")
     assert timeless(without(c, *files)) == timeless(without(py, *files))
     assert len(py["epochs"]) == 1 and py["heldout_perplexity"] > 1
+
+
+def test_word2vec_training_is_the_clis_train_word2vec_json(tmp_path, random_corpus):
+    corpus = random_corpus(5, lines=200)
+    r = lumen.train.word2vec(corpus, dim=8, epochs=1, min_count=1, seed=4, threads=1, output=tmp_path / "py.vec")
+    c = cli("train", "word2vec", corpus, "-o", tmp_path / "cli.vec", "--dim", 8, "--epochs", 1, "--min-count", 1,
+            "--seed", 4, "--threads", 1)
+    py = without(r, "table")
+    assert r["table"].V == py["V"] and py["output"] == str(tmp_path / "py.vec")
+    files = ("output", "vocab_file")
+    assert timeless(without(c, *files)) == timeless(without(py, *files))
+    assert np.array_equal(lumen.load(tmp_path / "cli.vec").vectors, lumen.load(tmp_path / "py.vec").vectors)
+
+
+# The questions asked of a table: search::*_json on both sides, with json=True.
+def test_search_answers_are_the_clis_json(table_and_labels):
+    path, _ = table_and_labels
+    t = lumen.load(path)
+    assert t.neighbours("w1", k=3, json=True) == cli("neighbours", path, "w1", "-k", 3)
+    assert t.neighbours("w1", k=99, metric="dot", json=True) == cli("neighbours", path, "w1", "-k", 99, "--metric", "dot")
+    both = t.neighbours(["w1", "w2"], k=2, json=True)
+    assert [b["query"] for b in both] == ["w1", "w2"] and both[1] == cli("neighbours", path, "w2", "-k", 2)
+    assert t.analogy("w1", "w2", "w3", k=4, json=True) == cli("analogy", path, "w1", "w2", "w3", "-k", 4)
+    assert t.analogy("w1", "w2", "w3", method="mul", exclude=False, json=True) == cli(
+        "analogy", path, "w1", "w2", "w3", "--method", "mul", "--no-exclude")
+    assert t.similarity("w1", "w5", json=True) == cli("similarity", path, "w1", "w5")
+    assert t.similarity("w1", "w5", json=True)["score"] == pytest.approx(t.similarity("w1", "w5"), abs=0)
+    assert t.doesnt_match(["w1", "w2", "w40"], json=True) == cli("doesnt-match", path, "w1", "w2", "w40")
+    with pytest.raises(TypeError):
+        t.neighbours(t.vectors[:2], json=True)
+
+
+def test_encode_is_the_clis_tokenize_json():
+    tok = lumen.Tokenizer("gpt2")
+    c = cli("tokenize", "The cat sat, naïvely.")
+    assert tok.encode("The cat sat, naïvely.", json=True) == c["texts"][0]
+    assert tok.encode("The cat sat", json=True)["ids"] == tok.encode("The cat sat") == [464, 3797, 3332]
 
 
 # A small GPT trained by the CLI's session: model::gpt_session_json on both sides, every figure alike on one thread

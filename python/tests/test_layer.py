@@ -78,7 +78,9 @@ def test_project_leaves_non_finite_rows_out_and_says_which():
 def test_word2vec_trains_and_reports(tmp_path, random_corpus):
     corpus = random_corpus(0, per_line=20, vocab=30)
     seen = []
-    t = lumen.train.word2vec(corpus, dim=8, epochs=2, min_count=1, threads=1, progress=seen.append)
+    r = lumen.train.word2vec(corpus, dim=8, epochs=2, min_count=1, threads=1, progress=seen.append)
+    t = r["table"]
+    assert r["V"] == 30 and r["d"] == 8 and r["output"] is None and r["epochs"] == 2
     assert len(t) == 30 and t.d == 8 and np.isfinite(t.vectors).all()
     assert all("words_done" in s for s in seen)
     with pytest.raises(OSError):
@@ -95,8 +97,9 @@ def test_lm_and_word2vec_write_outputs_as_the_cli_does(tmp_path, random_corpus):
     assert lumen.load(tmp_path / "lm.vec.out").d == 8 and (tmp_path / "lm.vec.vocab").exists()
     tied = lumen.train.lm(corpus, context=2, dim=8, hidden=8, min_count=1, threads=1)
     assert tied["head"] is None and tied["output"] is None
-    t = lumen.train.word2vec(corpus, dim=8, epochs=1, min_count=1, threads=1, output=tmp_path / "w.bin")
-    assert lumen.load(tmp_path / "w.bin").d == 8 and len(t) == 20 and (tmp_path / "w.bin.vocab").exists()
+    w = lumen.train.word2vec(corpus, dim=8, epochs=1, min_count=1, threads=1, output=tmp_path / "w.bin")
+    assert w["output"] == str(tmp_path / "w.bin") and w["vocab_file"] == str(tmp_path / "w.bin.vocab")
+    assert lumen.load(tmp_path / "w.bin").d == 8 and len(w["table"]) == 20 and (tmp_path / "w.bin.vocab").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "lm.vec", "lm.vec.out", "lm.vec.vocab",
                                                           "w.bin", "w.bin.vocab"]
     with pytest.raises(ValueError):
