@@ -1,4 +1,5 @@
-// lumen convert IN OUT: a table from any format lumen reads into any it writes (atomically), never over an input.
+// lumen convert IN OUT: a table from any format lumen reads into any it writes (atomically), never over an input;
+// a model (a Hugging Face directory) into a GGUF file that llama.cpp runs.
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +9,9 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/file_identity.hpp"
 #include "lumen/core/narrowing.hpp"
+#include "lumen/core/text_fold.hpp"
 #include "lumen/io/write.hpp"
+#include "lumen/model/gguf_export.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli::cmd_convert {
@@ -32,8 +35,30 @@ std::string describe(const NarrowingLoss& loss, DType dtype, const std::string& 
   return fmt::format("{}: {} cannot hold every value: {}", source, dtype_name(dtype), fmt::join(parts, "; "));
 }
 
+// A model to GGUF: the whole checkpoint (weights, shape, tokenizer), for llama.cpp and what is built on it.
+int run_model_to_gguf(const ConvertArgs& a) {
+  if (!a.to.empty() || !a.out_vocab.empty() || a.in.limit != 0 || !a.in.tensor.empty())
+    throw UsageError("--to, --out-vocab, --limit and --tensor are table options; a .gguf output takes a whole model");
+  Progress bar("load", 0, "");
+  const auto e =
+      model::convert_to_gguf(a.in.path, a.out, parse_dtype(a.in.dtype), a.in.tokenizer == "none" ? "" : a.in.tokenizer,
+                             [&](const std::string&, std::uint64_t done, std::uint64_t total) {
+                               bar.update(done, fmt::format("of {}", total));
+                             });
+  bar.finish();
+  if (a.json) {
+    print_json(model::gguf_export_json(e));
+    return kOk;
+  }
+  fmt::print("{} -> {}: {} model, {} layers, V {}, {} weights ({}), {:.1f} MiB; tokenizer from {}\n", e.source,
+             e.output, e.family, e.layers, e.V, e.dtype, e.tied ? "tied" : "untied",
+             static_cast<double>(e.bytes) / (1024.0 * 1024.0), e.tokenizer);
+  return kOk;
+}
+
 int run_convert(const ConvertArgs& a) {
   if (a.json) Progress::set_enabled(false);
+  if (ascii_lower(std::filesystem::path(a.out).extension().string()) == ".gguf") return run_model_to_gguf(a);
   const io::Format to = a.to.empty() ? io::format_from_path(a.out) : io::parse_format(a.to);
   io::WriteOptions w;
   w.vocab_path = a.out_vocab;
@@ -82,14 +107,16 @@ int run_convert(const ConvertArgs& a) {
 
 const Register reg(
     "convert",
-    "Convert a table between formats (from word2vec, GloVe, fastText, safetensors, .npy, projector TSV or GGUF)",
+    "Convert a table between formats (from word2vec, GloVe, fastText, safetensors, .npy, projector TSV or GGUF), "
+    "or a model directory to GGUF",
     [](CLI::App& cmd) -> Action {
       auto a = std::make_shared<ConvertArgs>();
       add_table_options(cmd, a->in);
       cmd.get_option("table")->required();
       cmd.add_option("out", a->out,
                      "Output file (format from its extension: .txt/.vec .bin .glove .safetensors .npy "
-                     ".tsv, or --to); - for standard output (text formats). Never one of the inputs; a symlink "
+                     ".tsv, or --to); - for standard output (text formats). .gguf: the whole model of a GPT-2 or "
+                     "Llama directory (--dtype f32 or f16), for llama.cpp. Never one of the inputs; a symlink "
                      "is written through, a FIFO or device in place")
           ->required();
       cmd.add_option("--to", a->to,
@@ -104,7 +131,8 @@ const Register reg(
       set_example(cmd, {"lumen convert glove.6B.100d.txt glove.safetensors --dtype f16",
                         "lumen convert GoogleNews-vectors-negative300.bin top100k.txt --limit 100000",
                         "lumen convert vectors.vec vectors.tsv   # TensorFlow Embedding Projector pair",
-                        "lumen convert model.safetensors - | head -3"});
+                        "lumen convert model.safetensors - | head -3",
+                        "lumen convert build/default/gpt gpt.gguf --dtype f16   # a model, for llama.cpp"});
       return [a] { return run_convert(*a); };
     },
     21);

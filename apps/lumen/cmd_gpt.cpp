@@ -215,7 +215,7 @@ Action setup(CLI::App& cmd) {
           bar.update(done, fmt::format("of {}", total));
         });
     bar.finish();
-    const auto tok = model::tokenizer_for(m, model::checkpoint_dir(a->checkpoint), a->tokenizer);
+    const auto tok = model::tokenizer_for(m, a->checkpoint, a->tokenizer);
     if (!a->json) fmt::print("{}\n", describe(m, report));
     if (!a->perplexity_file.empty()) return run_perplexity(m, *tok, *a);
     const auto ids = encode(*tok, a->text);

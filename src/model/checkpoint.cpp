@@ -19,6 +19,7 @@
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
+#include "model/gguf_checkpoint.hpp"
 
 namespace lumen::model {
 
@@ -260,6 +261,7 @@ std::string checkpoint_dir(const std::string& path) {
 }
 
 Transformer load_checkpoint(const std::string& path, LoadReport* report, const ProgressFn& progress) {
+  if (is_gguf_file(path)) return load_gguf_checkpoint(path, report, progress);
   const std::string dir = checkpoint_dir(path);
   Config config = read_config((fs::path(dir) / "config.json").string());
   const std::string index = (fs::path(dir) / "model.safetensors.index.json").string();

@@ -9,6 +9,7 @@
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
+#include "model/gguf_checkpoint.hpp"
 
 namespace lumen::model {
 
@@ -151,6 +152,7 @@ Config parse_config(std::string_view json_text, const std::string& path) {
 
 Config read_config(const std::string& path) {
   namespace fs = std::filesystem;
+  if (is_gguf_file(path)) return read_gguf_config(path);
   std::error_code ec;
   const std::string file = fs::is_directory(path, ec) ? (fs::path(path) / "config.json").string() : path;
   return parse_config(read_file(file), file);
@@ -167,7 +169,8 @@ nn::ModelShape shape_named(const std::string& name) {
     // A path: its config.json. A file other than a .json one (model.safetensors) stands for its directory.
     std::string file = name;
     if (fs::is_directory(st)) file = (fs::path(name) / "config.json").string();
-    else if (fs::exists(st) && !name.ends_with(".json")) file = (fs::path(name).parent_path() / "config.json").string();
+    else if (fs::exists(st) && !name.ends_with(".json") && !is_gguf_file(name))
+      file = (fs::path(name).parent_path() / "config.json").string();
     nn::ModelShape s = read_config(file).shape;
     s.name = fmt::format("{} ({})", s.name, name);
     return s;

@@ -19,7 +19,7 @@ DriftRun run_drift(const DriftRequest& r) {
   LoadReport report;
   Transformer m = load_checkpoint(r.checkpoint, &report);
   const std::filesystem::path dir = checkpoint_dir(r.checkpoint);
-  std::unique_ptr<text::Tokenizer> tok = tokenizer_for(m, dir.string(), r.tokenizer);
+  std::unique_ptr<text::Tokenizer> tok = tokenizer_for(m, r.checkpoint, r.tokenizer);
   if (!r.output.empty()) {  // the picture never goes over the checkpoint's files
     std::vector<std::string> inputs = report.files;
     for (const char* f : {"config.json", "tokenizer.json", "encoder.json", "vocab.bpe"})

@@ -11,7 +11,7 @@ ServedModel load_served_model(const std::string& path) {
   ServedModel m;
   m.model = std::make_shared<const model::Transformer>(model::load_checkpoint(path));
   m.source = model::checkpoint_dir(path);
-  m.tokenizer = model::tokenizer_for(*m.model, m.source);
+  m.tokenizer = model::tokenizer_for(*m.model, path);
   return m;
 }
 

@@ -343,6 +343,7 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path) {
   }
   require_regular_file(path);  // else says what it is: missing, a symlink loop, a FIFO
   const fs::path p(path);
+  if (p.extension() == ".gguf") return load_gguf_tokenizer(path);
   if (p.filename() == "encoder.json" || p.extension() == ".bpe") {
     const fs::path d = p.parent_path();
     return load_gpt2_files((d / "encoder.json").string(), (d / "vocab.bpe").string());

@@ -1,5 +1,5 @@
 #pragma once
-// Loading a Hugging Face checkpoint directory: config.json, then model.safetensors or the shards that
+// Loading a Hugging Face checkpoint directory (or a GGUF file): config.json, then model.safetensors or the shards that
 // model.safetensors.index.json lists (model-0000N-of-0000M.safetensors), memory-mapped, f32/f16/bf16 converted to
 // f32. GPT-2 names (an optional "transformer." prefix; Conv1D weights stored (in, out); c_attn holding q, k, v)
 // and Llama names ("model." prefix; q/k/v/o_proj, gate/up/down_proj, input_layernorm, post_attention_layernorm,
@@ -25,6 +25,7 @@ struct LoadReport {
 // Where `path` points: a checkpoint directory, or a file inside one (config.json, model.safetensors).
 std::string checkpoint_dir(const std::string& path);
 
+// `path` may also be a .gguf file (architectures gpt2 and llama; model/gguf_checkpoint.hpp).
 // Throws IoError (unreadable), ParseError (malformed file), InputError naming the file and the tensor for a missing
 // or extra tensor, a shape that disagrees with config.json, an unsupported dtype, or a NaN or infinite weight.
 // progress(done, total) is called per tensor.

@@ -22,12 +22,14 @@ struct Config {
 // mistyped or out-of-range field (sizes 1 .. 2^24 (V up to 2^31), heads dividing d, kv-heads dividing heads, an
 // even head size for RoPE, eps and theta finite and > 0) and for a model_type other than gpt2 or llama.
 Config parse_config(std::string_view json_text, const std::string& path);
-// Reads DIR/config.json (or the file itself if `path` is a .json file). Throws IoError if it cannot be read.
+// Reads DIR/config.json (or the file itself if `path` is a .json file; a .gguf's metadata). Throws IoError if it
+// cannot be read.
 Config read_config(const std::string& path);
 
 // What `lumen params NAME` and Python's lumen.params(NAME) count: a preset (nn::preset_names(); "" is gpt2) or,
 // for a path that exists, its checkpoint's config.json (a directory, its config.json, or any file in it such as
-// model.safetensors), the shape named "TYPE (PATH)". Throws UsageError for a name that is neither, saying both.
+// model.safetensors) or a GGUF's metadata, the shape named "TYPE (PATH)". Throws UsageError for a name that is neither,
+// saying both.
 nn::ModelShape shape_named(const std::string& name);
 
 std::string_view family_name(Family f);

@@ -48,6 +48,7 @@ class Pretokenizer {
   void add_split(std::string_view pattern, bool literal = false, SplitBehavior behavior = SplitBehavior::isolated);
   bool empty() const { return stages_.empty(); }
   std::size_t stages() const { return stages_.size(); }
+  const std::string& pattern(std::size_t stage) const { return stages_.at(stage).regex.pattern(); }
   // Pieces of text, as views into it, in order; empty pieces are dropped. No stages: the whole text.
   void split(std::string_view text, std::vector<std::string_view>& pieces) const;
 

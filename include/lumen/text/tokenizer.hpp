@@ -62,6 +62,7 @@ class Tokenizer {
   std::optional<Id> find(std::string_view text) const;
   const std::vector<AddedToken>& added() const { return added_; }
   const Pretokenizer& pretokenizer() const { return pre_; }
+  const BpeModel& model() const { return model_; }  // what a GGUF's tokenizer.ggml.tokens and merges are made of
 
   std::string source;  // where it was loaded from
   std::string kind;    // "gpt2-files" or "tokenizer.json"

@@ -18,7 +18,10 @@ std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, cons
 // A Hugging Face tokenizer.json whose model is byte-level BPE.
 std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path);
 std::unique_ptr<Tokenizer> parse_tokenizer_json(std::string_view text, const std::string& name);
-// A tokenizer.json, an encoder.json (vocab.bpe beside it), or a directory holding either.
+// The tokenizer a GGUF file carries (tokenizer.ggml.model "gpt2": byte-level BPE, its tokens, merges and
+// pre-tokenizer). Throws InputError for SentencePiece or an unknown pre-tokenizer, ParseError for a malformed one.
+std::unique_ptr<Tokenizer> load_gguf_tokenizer(const std::string& path);
+// A tokenizer.json, an encoder.json (vocab.bpe beside it), a .gguf, or a directory holding either of the first two.
 std::unique_ptr<Tokenizer> load_tokenizer(const std::string& path);
 
 // Where GPT-2's files are: $LUMEN_GPT2_DIR if set, else the gpt2_dir the face found (core/data_paths.hpp: BUILD/gpt2,
