@@ -136,3 +136,39 @@ TEST(CliConvert, NarrowingThatLosesValuesSaysHowManyAndStrictRefuses) {
 }
 
 }  // namespace test_convert
+
+namespace test_convert {
+
+// A model directory to GGUF: `lumen gpt` gives the same answer from either; a table alone is no model (exit 2),
+// and a failed conversion leaves no file.
+TEST(CliConvert, ModelDirectoryToGguf) {
+  Dir d;
+  const std::string model = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/llama-sharded";
+  const CliRun c = lumen("convert " + model + " " + (d / "m.gguf") + " --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["family"], "llama");
+  EXPECT_EQ(j["dtype"], "f32");
+  EXPECT_EQ(j["bytes"], std::filesystem::file_size(d / "m.gguf"));
+  const CliRun a = lumen("gpt " + model + " 'the cat sat' --top 5 --json");
+  const CliRun b = lumen("gpt " + (d / "m.gguf") + " 'the cat sat' --top 5 --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(nlohmann::json::parse(a.out)["next"], nlohmann::json::parse(b.out)["next"]);
+  EXPECT_EQ(lumen("params " + (d / "m.gguf") + " --json").code, 0);
+
+  const CliRun f16 = lumen("convert " + model + " " + (d / "h.gguf") + " --dtype f16");
+  ASSERT_EQ(f16.code, 0) << f16.err;
+  EXPECT_LT(std::filesystem::file_size(d / "h.gguf"), std::filesystem::file_size(d / "m.gguf"));
+
+  const CliRun table = lumen("convert " + kVec + " " + (d / "t.gguf"));
+  EXPECT_EQ(table.code, 2) << table.err;
+  EXPECT_NE(table.err.find("not a model"), std::string::npos) << table.err;
+  const CliRun scaled =
+      lumen("convert " + std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/llama-tied-f16 " + (d / "s.gguf"));
+  EXPECT_EQ(scaled.code, 1) << scaled.err;
+  EXPECT_FALSE(std::filesystem::exists(d / "t.gguf"));
+  EXPECT_FALSE(std::filesystem::exists(d / "s.gguf"));
+}
+
+}  // namespace test_convert
