@@ -27,10 +27,15 @@ tmp="$OUT.tmp.$$"
 trap 'rm -rf "$tmp" "$tmp.ckpt"' EXIT
 THREADS="${THREADS:-$(nproc)}"
 start=$SECONDS
+# Trained into the temporary folder, whose name `lumen train gpt` would print as the place to open: its lines
+# say $OUT instead, where the model is once moved.
 "$BUILD_DIR/lumen" train gpt "$CORPUS" -o "$tmp" --tokenizer words --max-words 4000 \
   --layers 4 --d-model 128 --heads 4 --context 64 --batch 8 --steps 500 --lr 1e-3 --seed 1 \
-  --eval-every 100 --threads "$THREADS" "$@"
+  --eval-every 100 --threads "$THREADS" "$@" | sed -u "s#$tmp#$OUT#g"
 elapsed=$((SECONDS - start))
+# A text to measure perplexity on (`lumen gpt $OUT --perplexity $OUT/held-out.txt`): the corpus's last lines, in
+# the part training holds out.
+tail -n 200 "$CORPUS" > "$tmp/held-out.txt"
 rm -rf "$OUT"
 mv "$tmp" "$OUT"
 trap - EXIT
