@@ -378,7 +378,8 @@ const pct = (x) => (100 * x).toFixed(1) + '%';
 function captionLines(res) {
   return (res.caption || []).filter((l, i) => i === 0 || !/^\d+-NN kept|^maps agree/.test(l))
     .map((l) => l.replace('make the map with 3 seeds', 'choose 3 seeds above'))
-    .map((l) => l.charAt(0).toUpperCase() + l.slice(1)).map((l) => (/[.!?]$/.test(l) ? l : l + '.'));
+    .map((l) => (/^t-SNE/.test(l) ? l : l.charAt(0).toUpperCase() + l.slice(1)))  // t-SNE is a name: never T-SNE
+    .map((l) => (/[.!?]$/.test(l) ? l : l + '.'));
 }
 async function drawProjection(table, method, top, seeds = 1) {
   $('#map-neighbours').innerHTML = '';  // the old map stays, dimmed, until the new one replaces it
