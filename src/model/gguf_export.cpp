@@ -29,7 +29,7 @@ io::GgmlType type_of(DType t) { return *io::ggml_type(t == DType::f16 ? 1 : 0); 
 // Adds the (rows, cols) values at `values` as a tensor of ne {cols, rows} (a vector when rows == 1), in `type`.
 // The values are read when the file is written: they must stay alive until then.
 void add(io::GgufWriter& w, const std::string& name, const float* values, std::uint64_t rows, std::uint64_t cols,
-         io::GgmlType type) {
+         const io::GgmlType& type) {
   std::vector<std::uint64_t> ne{cols};
   if (rows != 1) ne.push_back(rows);
   const std::size_t n = rows * cols;
@@ -47,7 +47,7 @@ void add(io::GgufWriter& w, const std::string& name, const float* values, std::u
 }
 
 void add(io::GgufWriter& w, const std::string& name, const std::vector<float>& values, std::uint64_t rows,
-         std::uint64_t cols, io::GgmlType type) {
+         std::uint64_t cols, const io::GgmlType& type) {
   if (values.size() != rows * cols)
     throw InputError(fmt::format("tensor '{}' holds {} values; its shape needs {}", name, values.size(), rows * cols));
   add(w, name, values.data(), rows, cols, type);
