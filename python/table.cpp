@@ -17,6 +17,8 @@
 #include "lumen/io/summary.hpp"
 #include "lumen/io/table_json.hpp"
 #include "lumen/io/write.hpp"
+#include "lumen/project/anisotropy.hpp"
+#include "lumen/project/anisotropy_json.hpp"
 #include "lumen/search/analogy.hpp"
 #include "lumen/search/query_word.hpp"
 #include "lumen/search/result_json.hpp"
@@ -409,15 +411,52 @@ torch.from_numpy(table.vectors) shares it with PyTorch (np.array(table.vectors) 
       "info",
       [](const TablePtr& self) {
         io::Summary s;
+        project::Anisotropy an;
         {
           const py::gil_scoped_release nogil;
           s = io::summarize(self->table.E);
+          an = project::anisotropy(self->table.E);
         }
-        return to_python(io::table_info_json(self->table, self->report, s));
+        nlohmann::json j = io::table_info_json(self->table, self->report, s);
+        j["anisotropy"] = project::anisotropy_json(an);
+        return to_python(j);
       },
       "What `lumen info --json` says of the table, as a dict with the same keys: source, format, V, d, dtype, bytes,\n"
-      "file_bytes, mapped, norm {min, median, max}, nan, inf, nonfinite rows, duplicates, ...\n\n"
+      "file_bytes, mapped, norm {min, median, max}, nan, inf, nonfinite rows, duplicates, anisotropy, ...\n\n"
       "Example:\n    >>> lumen.load(\"toy\").info()[\"V\"]\n    30");
+  cls.def(
+      "anisotropy",
+      [](const TablePtr& self, std::size_t pairs, std::size_t max_rows, std::uint64_t seed, bool keep_pairs,
+         std::size_t threads) -> py::object {
+        project::AnisotropyOptions o;
+        o.pairs = pairs;
+        o.max_rows = max_rows;
+        o.seed = seed;
+        o.keep_pairs = keep_pairs;
+        o.threads = threads;
+        project::Anisotropy an;
+        {
+          const py::gil_scoped_release nogil;
+          an = project::anisotropy(self->table.E, o);
+        }
+        py::object out = to_python(project::anisotropy_json(an));
+        if (keep_pairs && an.defined()) {
+          py::array_t<std::int64_t> ids({static_cast<py::ssize_t>(an.pair_ids.size()), py::ssize_t{2}});
+          auto w = ids.mutable_unchecked<2>();
+          for (std::size_t p = 0; p < an.pair_ids.size(); ++p)
+            for (std::size_t c = 0; c < 2; ++c) w(p, c) = an.pair_ids[p][c];
+          out["pair_ids"] = ids;
+        }
+        return out;
+      },
+      py::arg("pairs") = 10000, py::arg("max_rows") = 10000, py::arg("seed") = 0, py::arg("keep_pairs") = false,
+      py::arg("threads") = 0,
+      "How far the rows point one way, as `lumen info --json` reports it under \"anisotropy\": the mean cosine of\n"
+      "`pairs` random pairs of distinct rows (every pair when there are no more) with its standard deviation, and\n"
+      "the share of the variance along the top principal direction (fitted on at most `max_rows` random rows).\n"
+      "Rows with NaN/Inf or only zeros are left out; None when fewer than two remain. keep_pairs=True adds\n"
+      "\"pair_ids\", the (pairs, 2) row ids the mean is over.\n\n"
+      "Example:\n    >>> round(lumen.load(\"toy\").anisotropy()[\"mean_cosine\"], 2)  # doctest: +SKIP\n    0.08");
   cls.def_property_readonly(
       "V", [](const TablePtr& self) { return self->table.V(); }, "Rows (tokens).");
   cls.def_property_readonly(

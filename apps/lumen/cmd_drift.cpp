@@ -41,13 +41,24 @@ void print_text(const model::Drift& d, const text::Tokenizer& tok, std::size_t k
                nlohmann::json(o.context).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                tok.label(o.token), o.position + 1, o.ids.size(), o.token);
   }
-  fmt::print("\n{:>5}  {:>7}  {}\n", "layer", "cosine", "A: nearest rows of E | logit lens    //    B: the same");
+  fmt::print("\n{:>5}  {:>7}  {:>15}  {:>8}  {}\n", "layer", "cosine", "baseline", "adjusted",
+             "A: nearest rows of E | logit lens    //    B: the same");
   for (std::size_t l = 0; l < d.cosine.size(); ++l) {
     const auto &a = d.occurrences[0], &b = d.occurrences[1];
-    fmt::print("{:>5}  {:>7.4f}  A: {} | {}\n", l, d.cosine[l], words(a.nearest[l], tok, k), words(a.lens[l], tok, k));
-    fmt::print("{:>5}  {:>7}  B: {} | {}\n", "", "", words(b.nearest[l], tok, k), words(b.lens[l], tok, k));
+    const auto& base = d.baseline[l];
+    fmt::print("{:>5}  {:>7.4f}  {:>15}  {:>8.4f}  A: {} | {}\n", l, d.cosine[l],
+               fmt::format("{:.4f} ± {:.4f}", base.mean_cosine, base.std_cosine), d.adjusted[l],
+               words(a.nearest[l], tok, k), words(a.lens[l], tok, k));
+    fmt::print("{:>5}  {:>7}  {:>15}  {:>8}  B: {} | {}\n", "", "", "", "", words(b.nearest[l], tok, k),
+               words(b.lens[l], tok, k));
   }
   fmt::print("\n");
+  fmt::print(
+      "baseline: the mean cosine (± its spread) of {} pairs of the {} positions' states of both contexts, per layer; "
+      "adjusted = (cosine - baseline) / (1 - baseline): 0 is as alike as two random positions, 1 the same "
+      "direction (Ethayarajh 2019's anisotropy correction, rescaled).\n",
+      d.baseline[0].all_pairs ? "all " + std::to_string(d.baseline[0].pairs) : std::to_string(d.baseline[0].pairs),
+      d.baseline[0].rows);
   if (!d.same_token)
     fmt::print(
         "note: the two occurrences are different tokens ({} and {}), so layer 0 differs by their rows of E too.\n",

@@ -1,4 +1,5 @@
-// lumen info TABLE: what a table file holds (format, V x d, storage, bytes, row norms, NaN/Inf, duplicates).
+// lumen info TABLE: what a table file holds (format, V x d, storage, bytes, row norms, NaN/Inf, duplicates) and how
+// anisotropic its rows are (the baseline any cosine it shows should be read against).
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -6,6 +7,8 @@
 #include "common.hpp"
 #include "lumen/io/summary.hpp"
 #include "lumen/io/table_json.hpp"
+#include "lumen/project/anisotropy.hpp"
+#include "lumen/project/anisotropy_json.hpp"
 #include "progress_bar.hpp"
 
 namespace lumen::cli::cmd_info {
@@ -24,8 +27,11 @@ int run_info(const InfoArgs& a) {
   io::LoadReport report;
   const Table t = load_table(a.table, report);
   const io::Summary s = io::summarize(t.E);
+  const project::Anisotropy an = project::anisotropy(t.E);
   if (a.json) {
-    print_json(io::table_info_json(t, report, s));
+    nlohmann::json j = io::table_info_json(t, report, s);
+    j["anisotropy"] = project::anisotropy_json(an);
+    print_json(j);
     return kOk;
   }
   fmt::print("file        {}\n", t.source);
@@ -55,12 +61,17 @@ int run_info(const InfoArgs& a) {
   fmt::print(
       "duplicates  {}{}\n", report.duplicates,
       report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");
+  if (an.defined())
+    fmt::print("anisotropy  random pairs' cosine {:.4f} ± {:.4f} ({}{} pairs); top direction {:.1f}% of the variance "
+               "(isotropic: {:.1f}%)\n",
+               an.mean_cosine, an.std_cosine, an.all_pairs ? "all " : "", an.pairs, 100 * an.top_direction,
+               100.0 / static_cast<double>(t.d()));
   if (report.repaired_tokens) fmt::print("repaired    {} tokens with invalid UTF-8\n", report.repaired_tokens);
   return kOk;
 }
 
 const Register reg(
-    "info", "Describe a table file: format, V x d, dtype, bytes, row norms, NaN/Inf, duplicates",
+    "info", "Describe a table file: format, V x d, dtype, bytes, row norms, NaN/Inf, duplicates, anisotropy",
     [](CLI::App& cmd) -> Action {
       auto a = std::make_shared<InfoArgs>();
       add_table_options(cmd, a->table);

@@ -159,3 +159,23 @@ def test_info_is_the_clis_info_json(tmp_path, data):
     c = json.loads(subprocess.run([str(cli), "info", str(path), "--json"], check=True, capture_output=True,
                                   text=True).stdout)
     assert c == info  # one builder (io::table_info_json): the same keys and the same numbers
+
+
+def test_anisotropy_equals_numpy_on_the_same_pairs(data):
+    t = lumen.load(data / "formats" / "lee_fasttext.vec")
+    a = t.anisotropy(pairs=3000, seed=4, keep_pairs=True)
+    ids = a["pair_ids"]
+    assert ids.shape == (3000, 2) and (ids[:, 0] != ids[:, 1]).all()
+    E = t.vectors.astype(np.float64)
+    x, y = E[ids[:, 0]], E[ids[:, 1]]
+    cos = (x * y).sum(1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
+    assert a["mean_cosine"] == pytest.approx(cos.mean(), abs=1e-9)
+    assert a["std_cosine"] == pytest.approx(cos.std(), abs=1e-9)
+    # The top direction's share of the variance, from NumPy's eigenvalues (every row: V is below max_rows).
+    assert a["pca_rows"] == t.V
+    w = np.linalg.eigvalsh(np.cov(E, rowvar=False))
+    assert a["top_direction"] == pytest.approx(w[-1] / w.sum(), rel=1e-5)
+    assert t.anisotropy(pairs=3000, seed=4)["mean_cosine"] == a["mean_cosine"]  # deterministic for a seed
+    info = t.info()["anisotropy"]
+    assert set(info) == {"rows", "pairs", "all_pairs", "mean_cosine", "std_cosine", "pca_rows", "top_direction"}
+    assert info == t.anisotropy()  # info reports the defaults

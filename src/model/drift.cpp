@@ -79,6 +79,12 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
     row_norm[v] = static_cast<float>(std::sqrt(n2));
   }
   std::vector<float> dots(V), normed(C), logits(V);
+  // Per layer, every position's state of both contexts: the set the layer's baseline is measured on.
+  std::size_t T = 0;
+  for (const DriftSite& site : sites) T += site.ids.size();
+  std::vector<Matrix> pooled;
+  for (std::size_t l = 0; l < L; ++l) pooled.emplace_back(T, C);
+  std::size_t filled = 0;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     DriftOccurrence o;
     o.context = contexts[i];
@@ -90,6 +96,10 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
     fo.no_logits = true;
     fo.threads = threads;
     const ForwardResult r = model.forward(o.ids, fo);
+    for (std::size_t l = 0; l < L; ++l)
+      std::copy(r.layers[l].begin(), r.layers[l].begin() + static_cast<std::ptrdiff_t>(o.ids.size() * C),
+                pooled[l].f32_mut().begin() + static_cast<std::ptrdiff_t>(filled * C));
+    filled += o.ids.size();
     for (std::size_t l = 0; l < L; ++l) {
       std::vector<float> h(r.layers[l].begin() + static_cast<std::ptrdiff_t>(o.position * C),
                            r.layers[l].begin() + static_cast<std::ptrdiff_t>((o.position + 1) * C));
@@ -116,7 +126,13 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
     d.occurrences.push_back(std::move(o));
   }
   const DriftOccurrence &a = d.occurrences[0], &b = d.occurrences[1];
-  for (std::size_t l = 0; l < L; ++l) d.cosine.push_back(cosine(a.states[l].data(), b.states[l].data(), C));
+  project::AnisotropyOptions ao;
+  ao.threads = threads;
+  for (std::size_t l = 0; l < L; ++l) {
+    d.cosine.push_back(cosine(a.states[l].data(), b.states[l].data(), C));
+    d.baseline.push_back(project::anisotropy(pooled[l], ao));
+    d.adjusted.push_back(project::baseline_adjusted(d.cosine[l], d.baseline[l].mean_cosine));
+  }
   d.same_token = a.token == b.token;
   d.learned_positions = !model.weights().wpe.empty();
   double t2 = 0;
@@ -160,6 +176,9 @@ std::string render_drift(const Drift& d, const text::Tokenizer& tok, project::Pl
   p.curve_min = 0;
   p.curve_max = 1;
   p.curve = d.cosine;
+  for (const auto& b : d.baseline) p.reference.push_back(b.mean_cosine);
+  p.curve_name = "the two occurrences";
+  p.reference_name = "baseline: random pairs of positions";
   for (std::size_t o = 0; o < d.occurrences.size(); ++o) {
     project::Trajectory t;
     t.name = d.occurrences[o].context;
@@ -172,7 +191,8 @@ std::string render_drift(const Drift& d, const text::Tokenizer& tok, project::Pl
   if (d.learned_positions)
     p.caption.push_back(fmt::format("(the position rows differ by {:.3f}; the token row's norm is {:.3f})",
                                     d.position_term_norm, d.token_row_norm));
-  p.caption.push_back(fmt::format("last layer: cosine {:.4f}", d.cosine.back()));
+  p.caption.push_back(fmt::format("last layer: cosine {:.4f}, baseline {:.4f}, adjusted {:.4f}", d.cosine.back(),
+                                  d.baseline.back().mean_cosine, d.adjusted.back()));
   return project::render_trajectories(p, format);
 }
 

@@ -1,5 +1,7 @@
 #include "lumen/model/drift_json.hpp"
 
+#include "lumen/project/anisotropy_json.hpp"
+
 namespace lumen::model {
 
 nlohmann::json drift_json(const Drift& d, const text::Tokenizer& tok) {
@@ -11,13 +13,22 @@ nlohmann::json drift_json(const Drift& d, const text::Tokenizer& tok) {
   const std::size_t L = d.cosine.size();
   j["layers"] = nlohmann::json::array();
   for (std::size_t l = 0; l < L; ++l) {
-    nlohmann::json layer{{"layer", l}, {"cosine", d.cosine[l]}, {"contexts", nlohmann::json::array()}};
+    nlohmann::json layer{{"layer", l},
+                         {"cosine", d.cosine[l]},
+                         {"baseline", project::anisotropy_json(d.baseline[l])},
+                         {"adjusted", d.adjusted[l]},
+                         {"contexts", nlohmann::json::array()}};
     for (const auto& o : d.occurrences) {
       nlohmann::json nearest = nlohmann::json::array(), lens = nlohmann::json::array();
       for (const auto& n : o.nearest[l])
-        nearest.push_back({{"token", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
+        nearest.push_back(
+            {{"token", tok.label(n.id)}, {"display", tok.label(n.id)}, {"id", n.id}, {"cosine", n.cosine}});
       for (const auto& c : o.lens[l])
-        lens.push_back({{"token", tok.label(c.id)}, {"id", c.id}, {"logit", c.logit}, {"prob", c.prob}});
+        lens.push_back({{"token", tok.label(c.id)},
+                        {"display", tok.label(c.id)},
+                        {"id", c.id},
+                        {"logit", c.logit},
+                        {"prob", c.prob}});
       layer["contexts"].push_back({{"nearest", nearest}, {"lens", lens}});
     }
     j["layers"].push_back(layer);

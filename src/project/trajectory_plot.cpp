@@ -75,10 +75,34 @@ void draw_paths(cairo_t* cr, const TrajectoryPlot& t, const Panel& p) {
   }
 }
 
+// One series of the curve panel: a line through its finite points, each one marked (dots, or none when dashed).
+template <class X, class Y>
+void draw_series(cairo_t* cr, const std::vector<double>& ys, const X& x, const Y& y, bool dashed) {
+  bool started = false;
+  if (dashed) {
+    const double dash[] = {6, 4};
+    cairo_set_dash(cr, dash, 2, 0);
+  }
+  for (std::size_t i = 0; i < ys.size(); ++i) {
+    if (!std::isfinite(ys[i])) continue;
+    if (!started) cairo_move_to(cr, x(i), y(ys[i]));
+    else cairo_line_to(cr, x(i), y(ys[i]));
+    started = true;
+  }
+  cairo_stroke(cr);
+  cairo_set_dash(cr, nullptr, 0, 0);
+  for (std::size_t i = 0; i < ys.size(); ++i) {
+    if (!std::isfinite(ys[i])) continue;
+    cairo_arc(cr, x(i), y(ys[i]), dashed ? 2.5 : 4, 0, 2 * M_PI);
+    cairo_fill(cr);
+  }
+}
+
 void draw_curve(cairo_t* cr, const TrajectoryPlot& t, const Panel& p) {
   double lo = t.curve_min, hi = t.curve_max;
-  for (double v : t.curve)
-    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  for (const auto* ys : {&t.curve, &t.reference})
+    for (double v : *ys)
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   if (hi <= lo) hi = lo + 1;
   const double pad = 40;
   const std::size_t n = t.curve.size();
@@ -92,21 +116,16 @@ void draw_curve(cairo_t* cr, const TrajectoryPlot& t, const Panel& p) {
   for (std::size_t i = 0; i < n; ++i) text(cr, X(i) - 4, p.y1 - 12, std::to_string(i), 11);
   text(cr, (p.x0 + p.x1) / 2 - 20, p.y1 + 22, t.curve_x, 13);
   text(cr, p.x0 + 2, p.y0 + 16, t.curve_y, 13);
-  cairo_set_source_rgb(cr, 0.12, 0.38, 0.70);
   cairo_set_line_width(cr, 2);
-  bool started = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(t.curve[i])) continue;
-    if (!started) cairo_move_to(cr, X(i), Y(t.curve[i]));
-    else cairo_line_to(cr, X(i), Y(t.curve[i]));
-    started = true;
+  if (!t.reference.empty()) {
+    cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+    draw_series(cr, t.reference, X, Y, true);
+    text(cr, p.x1 - 260, p.y0 + 34, "- - " + t.reference_name, 12);
+    cairo_set_source_rgb(cr, 0.12, 0.38, 0.70);
+    text(cr, p.x1 - 260, p.y0 + 16, "\u25cf " + t.curve_name, 12);
   }
-  cairo_stroke(cr);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(t.curve[i])) continue;
-    cairo_arc(cr, X(i), Y(t.curve[i]), 4, 0, 2 * M_PI);
-    cairo_fill(cr);
-  }
+  cairo_set_source_rgb(cr, 0.12, 0.38, 0.70);
+  draw_series(cr, t.curve, X, Y, false);
 }
 
 }  // namespace

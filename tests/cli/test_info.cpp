@@ -55,6 +55,15 @@ TEST(CliInfo, JsonForEverySample) {
     EXPECT_GT(j["norm"]["max"].get<double>(), 0.0);
     EXPECT_EQ(j["nan"], 0);
     EXPECT_EQ(j["inf"], 0);
+    // How far the rows point one way: a cosine in this table reads against its random pairs' mean.
+    const auto& an = j["anisotropy"];
+    ASSERT_TRUE(an.is_object()) << file;
+    EXPECT_EQ(an["rows"], j["V"]) << file;
+    EXPECT_GT(an["pairs"].get<std::size_t>(), 0u);
+    EXPECT_GT(an["mean_cosine"].get<double>(), -1.0);
+    EXPECT_LT(an["mean_cosine"].get<double>(), 1.0);
+    EXPECT_GT(an["top_direction"].get<double>(), 1.0 / j["d"].get<double>() - 1e-9) << file;
+    EXPECT_LE(an["top_direction"].get<double>(), 1.0);
   }
   const auto j = nlohmann::json::parse(lumen("info " + formats() + "test_glove.txt --json").out);
   EXPECT_EQ(j["V"], 76);
@@ -70,6 +79,8 @@ TEST(CliInfo, TextOutputAndOptions) {
   EXPECT_NE(r.out.find("dtype       f16"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bytes       2000"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("row norm"), std::string::npos);
+  EXPECT_NE(r.out.find("anisotropy  random pairs' cosine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(isotropic: 10.0%)"), std::string::npos) << r.out;
   // --format overrides detection: a word2vec text file read as GloVe has a 2-field first row
   const CliRun g = lumen("info " + formats() + "lee_fasttext.vec --format glove");
   EXPECT_EQ(g.code, 1);
@@ -88,6 +99,7 @@ TEST(CliInfo, CountsNanInfAndDuplicates) {
   EXPECT_EQ(j["inf"], 1);
   EXPECT_EQ(j["nonfinite_rows"], 2);
   EXPECT_DOUBLE_EQ(j["norm"]["max"].get<double>(), 5.0);
+  EXPECT_TRUE(j["anisotropy"].is_null()) << r.out;  // 'b' alone is finite: no pair to measure
   EXPECT_NE(r.err.find("1 duplicate word"), std::string::npos) << r.err;
   std::filesystem::remove(p);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "checkpoint_edit.hpp"
 #include "gpt2_fixture.hpp"
@@ -53,6 +54,43 @@ TEST(ModelDrift, LayerZeroIsTheLookupPlusPosition) {
   EXPECT_EQ(a.lens[2][0].id, top[0].id);
   EXPECT_NEAR(a.lens[2][0].prob, top[0].prob, 1e-5);
   EXPECT_EQ(d.pca_xy.size(), 2u * 3u * 2u);
+}
+
+// Each layer's baseline is the anisotropy of every position's state in both contexts, recomputed here from the
+// forward pass; the adjusted cosine sets the pair's cosine beside it.
+TEST(ModelDrift, EachLayerHasItsBaseline) {
+  const model::testing::Gpt2Fixture f;
+  const auto& m = f.m;
+  const model::Drift d = model::drift(m, *f.tok, "bank", kContexts, 3);
+  const std::size_t C = m.shape().d, L = d.cosine.size();
+  ASSERT_EQ(d.baseline.size(), L);
+  ASSERT_EQ(d.adjusted.size(), L);
+  model::ForwardOptions fo;
+  fo.keep_layers = true;
+  fo.no_logits = true;
+  const auto ra = m.forward(d.occurrences[0].ids, fo), rb = m.forward(d.occurrences[1].ids, fo);
+  const std::size_t Ta = d.occurrences[0].ids.size(), Tb = d.occurrences[1].ids.size();
+  for (std::size_t l = 0; l < L; ++l) {
+    double sum = 0;
+    std::size_t n = 0;
+    std::vector<const float*> states;
+    for (std::size_t t = 0; t < Ta; ++t) states.push_back(ra.layers[l].data() + t * C);
+    for (std::size_t t = 0; t < Tb; ++t) states.push_back(rb.layers[l].data() + t * C);
+    for (std::size_t i = 0; i < states.size(); ++i)
+      for (std::size_t j = i + 1; j < states.size(); ++j, ++n) {
+        double ab = 0, aa = 0, bb = 0;
+        for (std::size_t c = 0; c < C; ++c)
+          ab += double(states[i][c]) * states[j][c], aa += double(states[i][c]) * states[i][c],
+              bb += double(states[j][c]) * states[j][c];
+        sum += ab / std::sqrt(aa * bb);
+      }
+    EXPECT_TRUE(d.baseline[l].all_pairs);
+    EXPECT_EQ(d.baseline[l].rows, Ta + Tb);
+    EXPECT_EQ(d.baseline[l].pairs, n);
+    EXPECT_NEAR(d.baseline[l].mean_cosine, sum / static_cast<double>(n), 1e-6) << "layer " << l;
+    const double b = d.baseline[l].mean_cosine;
+    EXPECT_NEAR(d.adjusted[l], (d.cosine[l] - b) / (1 - b), 1e-12);
+  }
 }
 
 TEST(ModelDrift, RopeLayerZeroIsIdenticalAndSpellingsAgree) {
@@ -113,12 +151,16 @@ TEST(ModelDriftJson, EveryNumberOfTheDriftInItsPlace) {
   for (std::size_t l = 0; l < L; ++l) {
     EXPECT_EQ(j["layers"][l]["layer"], l);
     EXPECT_DOUBLE_EQ(j["layers"][l]["cosine"].get<double>(), d.cosine[l]);
+    EXPECT_DOUBLE_EQ(j["layers"][l]["baseline"]["mean_cosine"].get<double>(), d.baseline[l].mean_cosine);
+    EXPECT_EQ(j["layers"][l]["baseline"]["pairs"], d.baseline[l].pairs);
+    EXPECT_DOUBLE_EQ(j["layers"][l]["adjusted"].get<double>(), d.adjusted[l]);
     for (std::size_t o = 0; o < 2; ++o) {
       const auto& c = j["layers"][l]["contexts"][o];
       ASSERT_EQ(c["nearest"].size(), 4u);
       ASSERT_EQ(c["lens"].size(), 4u);
       EXPECT_EQ(c["nearest"][0]["id"], d.occurrences[o].nearest[l][0].id);
       EXPECT_EQ(c["nearest"][0]["token"], tok->label(d.occurrences[o].nearest[l][0].id));
+      EXPECT_EQ(c["lens"][0]["display"], tok->label(d.occurrences[o].lens[l][0].id));
       EXPECT_DOUBLE_EQ(c["nearest"][0]["cosine"].get<double>(), d.occurrences[o].nearest[l][0].cosine);
       EXPECT_EQ(c["lens"][3]["id"], d.occurrences[o].lens[l][3].id);
       EXPECT_NEAR(c["lens"][3]["prob"].get<double>(), d.occurrences[o].lens[l][3].prob, 1e-12);

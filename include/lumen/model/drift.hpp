@@ -3,12 +3,16 @@
 // the position's row) the lookup cannot see context, so the occurrences differ only by the position term; block by
 // block the residual stream pulls them apart. Per layer: the cosine between the occurrences, each one's nearest
 // rows of E and its logit-lens top tokens (the final norm, then the head); a PCA of all the states for a picture.
+// A cosine between residual states means little alone (GPT-2's later layers are strongly anisotropic): each layer's
+// cosine comes with that layer's baseline, the anisotropy of every position's state in both contexts, and the
+// cosine set beside it (project::baseline_adjusted).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lumen/model/generate.hpp"
 #include "lumen/model/transformer.hpp"
+#include "lumen/project/anisotropy.hpp"
 #include "lumen/project/plot.hpp"
 #include "lumen/text/tokenizer.hpp"
 
@@ -32,6 +36,8 @@ struct DriftOccurrence {
 struct Drift {
   std::vector<DriftOccurrence> occurrences;  // 2
   std::vector<double> cosine;                // (N+1): between the two occurrences' states per layer
+  std::vector<project::Anisotropy> baseline;  // (N+1): every pair of positions' states, both contexts pooled
+  std::vector<double> adjusted;               // (N+1): the cosine beside its layer's baseline
   bool learned_positions = false;
   double position_term_norm = 0;           // |wpe[p0] - wpe[p1]| (learned positions; 0 otherwise)
   double token_row_norm = 0;               // |E[token]| of the first occurrence

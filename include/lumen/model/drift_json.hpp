@@ -8,11 +8,12 @@
 namespace lumen::model {
 
 // {"token", "contexts": [{"text", "ids", "position", "id"}] (2),
-//  "layers": [{"layer", "cosine", "contexts": [{"nearest": [{"token", "id", "cosine"}], "lens": [{"token", "id",
-//  "logit", "prob"}]}] (2)}] (N+1),
+//  "layers": [{"layer", "cosine", "baseline" (project::anisotropy_json of the layer's pooled states), "adjusted",
+//  "contexts": [{"nearest": [{"token", "display", "id", "cosine"}], "lens": [{"token", "display", "id", "logit",
+//  "prob"}]}] (2)}] (N+1),
 //  "layer0": {"learned_positions", "position_term_norm", "token_row_norm", "same_token"},
 //  "pca_variance_ratio": [2], "pca_xy": [[[x, y] per layer] per context]}
-// Tokens are the tokenizer's labels ("␣bank").
+// Tokens are the tokenizer's labels ("␣bank"); "display" spells them as every other result's rows do.
 nlohmann::json drift_json(const Drift& d, const text::Tokenizer& tokenizer);
 
 }  // namespace lumen::model
