@@ -421,7 +421,16 @@ try {
   check(points === 2 * cliDrift.layers.length, `the PCA picture has both paths, ${points} points numbered by layer`);
   check(await page2.locator('#drift-cosine-svg text.y-title').count() === 1, 'drift: the cosine chart has a y-axis title');
   check(await page2.locator('#drift-pca-svg text.legend-text').count() === 2, 'drift: the PCA picture says which colour is which context');
-  const firstLens = await page2.textContent('#drift-layers tr[data-layer="2"] td:nth-child(4)');
+  // Each layer's cosine beside its baseline: a dashed second line, and the baseline and adjusted columns as lumen's.
+  check(await page2.locator('#drift-cosine-svg #drift-baseline-line').count() === 1, 'drift: the baseline is drawn as a second line');
+  check(await page2.locator('#drift-cosine-svg text.legend-text').count() === 2, 'drift: the cosine chart says which line is which');
+  const pageBase = await page2.$$eval('#drift-layers td.base', (tds) => tds.map((td) => Number(td.textContent.split(' ')[0])));
+  const pageAdj = await page2.$$eval('#drift-layers td.adj', (tds) => tds.map((td) => Number(td.textContent)));
+  check(pageBase.length === cliDrift.layers.length &&
+    pageBase.every((b, i) => Math.abs(b - cliDrift.layers[i].baseline.mean_cosine) < 1e-3) &&
+    pageAdj.every((a, i) => Math.abs(a - cliDrift.layers[i].adjusted) < 1e-4),
+  `the page's baselines ${pageBase.join(', ')} and adjusted cosines are lumen drift's`);
+  const firstLens = await page2.textContent('#drift-layers tr[data-layer="2"] td:nth-child(6)');
   const lensToken = cliDrift.layers[2].contexts[0].lens[0].token.replace(/\\x([0-9a-f]{2})/gi, (_, h) => h.toUpperCase());
   check(firstLens.startsWith(lensToken), `the last layer's logit lens starts with lumen drift's '${lensToken}'`);
   const lensCells = await page2.$$eval('#drift-layers td', (tds) => tds.map((td) => td.textContent).join(' '));
