@@ -62,10 +62,11 @@ int run_info(const InfoArgs& a) {
       "duplicates  {}{}\n", report.duplicates,
       report.duplicates ? fmt::format(" (first: '{}'; the first row of each kept)", report.first_duplicate) : "");
   if (an.defined())
-    fmt::print("anisotropy  random pairs' cosine {:.4f} ± {:.4f} ({}{} pairs); top direction {:.1f}% of the variance "
-               "(isotropic: {:.1f}%)\n",
-               an.mean_cosine, an.std_cosine, an.all_pairs ? "all " : "", an.pairs, 100 * an.top_direction,
-               100.0 / static_cast<double>(t.d()));
+    fmt::print(
+        "anisotropy  random pairs' cosine {:.4f} ± {:.4f} ({}{} pairs); top direction {:.1f}% of the variance "
+        "(isotropic: {:.1f}%)\n",
+        an.mean_cosine, an.std_cosine, an.all_pairs ? "all " : "", an.pairs, 100 * an.top_direction,
+        100.0 / static_cast<double>(t.d()));
   if (report.repaired_tokens) fmt::print("repaired    {} tokens with invalid UTF-8\n", report.repaired_tokens);
   return kOk;
 }

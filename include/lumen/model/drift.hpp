@@ -34,8 +34,8 @@ struct DriftOccurrence {
 };
 
 struct Drift {
-  std::vector<DriftOccurrence> occurrences;  // 2
-  std::vector<double> cosine;                // (N+1): between the two occurrences' states per layer
+  std::vector<DriftOccurrence> occurrences;   // 2
+  std::vector<double> cosine;                 // (N+1): between the two occurrences' states per layer
   std::vector<project::Anisotropy> baseline;  // (N+1): every pair of positions' states, both contexts pooled
   std::vector<double> adjusted;               // (N+1): the cosine beside its layer's baseline
   bool learned_positions = false;

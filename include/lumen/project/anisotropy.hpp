@@ -25,14 +25,14 @@ struct AnisotropyOptions {
 };
 
 struct Anisotropy {
-  std::size_t rows = 0;          // rows that could take part: finite and not all zero
-  std::size_t pairs = 0;         // pairs the mean is over
-  bool all_pairs = false;        // every pair of those rows, not a sample
-  double mean_cosine = 0;        // the baseline
-  double std_cosine = 0;         // spread of the pairs' cosines (population standard deviation)
-  std::size_t pca_rows = 0;      // rows the top direction was fitted on
-  double top_direction = 0;      // share of the variance along the first principal direction
-  std::vector<std::array<Id, 2>> pair_ids;  // with keep_pairs: the pairs, in the order summed
+  std::size_t rows = 0;                       // rows that could take part: finite and not all zero
+  std::size_t pairs = 0;                      // pairs the mean is over
+  bool all_pairs = false;                     // every pair of those rows, not a sample
+  double mean_cosine = 0;                     // the baseline
+  double std_cosine = 0;                      // spread of the pairs' cosines (population standard deviation)
+  std::size_t pca_rows = 0;                   // rows the top direction was fitted on
+  double top_direction = 0;                   // share of the variance along the first principal direction
+  std::vector<std::array<Id, 2>> pair_ids;    // with keep_pairs: the pairs, in the order summed
   bool defined() const { return pairs > 0; }  // false: fewer than two rows could take part (every figure 0)
 };
 

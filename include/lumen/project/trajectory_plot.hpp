@@ -16,13 +16,13 @@ struct Trajectory {
 
 struct TrajectoryPlot {
   std::string title;
-  std::string map_title, curve_title;   // the two panels
-  std::vector<Trajectory> paths;        // left panel
-  std::vector<double> curve;            // right panel: y by index 0..n-1
-  std::vector<double> reference;        // right panel, dashed grey: what the curve is read against (may be empty)
+  std::string map_title, curve_title;      // the two panels
+  std::vector<Trajectory> paths;           // left panel
+  std::vector<double> curve;               // right panel: y by index 0..n-1
+  std::vector<double> reference;           // right panel, dashed grey: what the curve is read against (may be empty)
   std::string curve_name, reference_name;  // their legend (shown when there is a reference)
-  std::string curve_x, curve_y;         // axis names
-  double curve_min = 0, curve_max = 1;  // y range (widened to hold the curve)
+  std::string curve_x, curve_y;            // axis names
+  double curve_min = 0, curve_max = 1;     // y range (widened to hold the curve)
   std::vector<std::string> caption;
   int width = 1400, height = 700;
 };
