@@ -427,13 +427,13 @@ torch.from_numpy(table.vectors) shares it with PyTorch (np.array(table.vectors) 
   cls.def(
       "anisotropy",
       [](const TablePtr& self, std::size_t pairs, std::size_t max_rows, std::uint64_t seed, bool keep_pairs,
-         std::size_t threads) -> py::object {
+         const py::object& threads) -> py::object {
         project::AnisotropyOptions o;
         o.pairs = pairs;
         o.max_rows = max_rows;
         o.seed = seed;
         o.keep_pairs = keep_pairs;
-        o.threads = threads;
+        o.threads = thread_count(threads);
         project::Anisotropy an;
         {
           const py::gil_scoped_release nogil;
@@ -450,7 +450,7 @@ torch.from_numpy(table.vectors) shares it with PyTorch (np.array(table.vectors) 
         return out;
       },
       py::arg("pairs") = 10000, py::arg("max_rows") = 10000, py::arg("seed") = 0, py::arg("keep_pairs") = false,
-      py::arg("threads") = 0,
+      py::arg("threads") = py::none(),
       "How far the rows point one way, as `lumen info --json` reports it under \"anisotropy\": the mean cosine of\n"
       "`pairs` random pairs of distinct rows (every pair when there are no more) with its standard deviation, and\n"
       "the share of the variance along the top principal direction (fitted on at most `max_rows` random rows).\n"
