@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lumen/core/table.hpp"
+#include "lumen/eval/probe.hpp"
 #include "lumen/io/open.hpp"
 #include "lumen/search/searcher.hpp"
 #include "lumen/text/load_table.hpp"
@@ -70,6 +71,10 @@ std::vector<Id> row_ids(const Table& t, const py::handle& items, const char* wha
 
 // Thread count arguments: None or 0 means lumen's default (lumen.set_threads).
 std::size_t thread_count(const py::object& threads);
+
+// The probe's options as lumen.eval.probe and lumen.probe take them (progress: Ctrl-C between fits).
+eval::ProbeOptions probe_options(std::size_t folds, double C, std::size_t max_iter, double tol, std::uint64_t seed,
+                                 const py::object& threads);
 
 void register_errors(py::module_& m);
 void register_table(py::module_& m);

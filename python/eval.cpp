@@ -64,8 +64,10 @@ py::object similarity(const TablePtr& table, const py::object& path, std::size_t
                &eval::similarity_result_json);
 }
 
-py::object probe(const TablePtr& table, const py::object& labels, const py::object& analogies, std::size_t folds,
-                 double C, std::size_t max_iter, double tol, std::uint64_t seed, const py::object& threads) {
+}  // namespace
+
+eval::ProbeOptions probe_options(std::size_t folds, double C, std::size_t max_iter, double tol, std::uint64_t seed,
+                                 const py::object& threads) {
   eval::ProbeOptions o;
   o.folds = folds;
   o.logistic.C = C;
@@ -74,6 +76,14 @@ py::object probe(const TablePtr& table, const py::object& labels, const py::obje
   o.logistic.threads = thread_count(threads);
   o.seed = seed;
   o.progress = [](const std::string&, std::size_t, std::size_t) { check_signals(); };  // Ctrl-C between fits
+  return o;
+}
+
+namespace {
+
+py::object probe(const TablePtr& table, const py::object& labels, const py::object& analogies, std::size_t folds,
+                 double C, std::size_t max_iter, double tol, std::uint64_t seed, const py::object& threads) {
+  const eval::ProbeOptions o = probe_options(folds, C, max_iter, tol, seed, threads);
   const std::string spec = path_bytes(labels), bench = analogies.is_none() ? "" : path_bytes(analogies);
   nlohmann::json j;
   {

@@ -11,6 +11,8 @@
 #include "lumen/eval/analogy_set.hpp"
 #include "lumen/eval/probe.hpp"
 #include "lumen/eval/probe_json.hpp"
+#include "lumen/model/layer_probe.hpp"
+#include "lumen/model/layer_probe_json.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 
@@ -27,6 +29,8 @@ struct ProbeArgs {
   std::string analogies = std::string(LUMEN_DATA_DIR) + "/questions-words.txt";
   eval::ProbeOptions o;
   bool json = false;
+  bool layers = false;
+  std::string context = model::kAloneContext, out;
 };
 
 std::string sets_help() {
@@ -58,6 +62,27 @@ void print_text(const eval::ProbeResult& r, const eval::LabelSet& labels, const 
                std::max(r.probe.iterations, r.control.iterations));
 }
 
+void print_layers(const model::LayerProbe& p, const eval::LabelSet& labels, const std::string& source) {
+  const eval::ProbeResult& first = p.layers.at(0);
+  fmt::print(
+      "probe: {} on {}, layer by layer: {} words read {}{}\n", labels.name, source, first.words.size(),
+      p.vectors.context == model::kAloneContext ? std::string("alone") : fmt::format("in \"{}\"", p.vectors.context),
+      p.vectors.multi_token
+          ? fmt::format(" ({} of more than one token: their last token's state is read)", p.vectors.multi_token)
+          : "");
+  fmt::print(
+      "logistic regression (multinomial, L2, C = {:g}), {}-fold cross-validation split by word; majority {:.4f}\n",
+      first.C, first.folds, first.majority);
+  fmt::print("\n{:>5}  {:>17}  {:>17}  {:>11}\n", "layer", "accuracy", "control", "selectivity");
+  for (std::size_t l = 0; l < p.layers.size(); ++l) {
+    const auto& r = p.layers[l];
+    fmt::print("{:>5}  {:>17}  {:>17}  {:>+11.4f}{}\n", l, fmt::format("{:.4f} ± {:.4f}", r.accuracy, r.accuracy_std),
+               fmt::format("{:.4f} ± {:.4f}", r.control_accuracy, r.control_std), r.selectivity,
+               l == p.best ? "  <- best" : "");
+  }
+  fmt::print("\nlayer 0 is E's row plus the position's (the lookup); layer i the residual stream after block i.\n");
+}
+
 Action setup(CLI::App& cmd) {
   auto a = std::make_shared<ProbeArgs>();
   add_table_options(cmd, a->table);
@@ -78,13 +103,42 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--seed", a->o.seed, "Seed of the folds and of the control task's shuffle")->capture_default_str();
   cmd.add_option("--analogies", a->analogies, "The analogy benchmark the built-in sets are made from")
       ->capture_default_str();
+  cmd.add_flag("--layers", a->layers,
+               "TABLE is a model (Hugging Face directory or GGUF): probe each layer's residual state of the words");
+  CLI::Option* context =
+      cmd.add_option("--context", a->context,
+                     "With --layers: the text each word is read in, {} where the word goes (default \" {}\": alone, as "
+                     "inside a sentence)");
+  CLI::Option* output =
+      cmd.add_option("-o,--output", a->out, "With --layers: write accuracy by layer as a .png or .svg");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen probe default gender", "lumen probe glove.vec plural --folds 10 -C 0.5",
-                    "lumen probe table.vec pos.tsv --json    # pos.tsv: word<TAB>label lines"});
-  return [a]() {
+                    "lumen probe table.vec pos.tsv --json    # pos.tsv: word<TAB>label lines",
+                    "lumen probe build/default/gpt gender --layers -o layers.png",
+                    "lumen probe build/default/gpt plural --layers --context \"I saw the {}\""});
+  return [a, context, output]() {
     if (a->table.path.empty()) throw UsageError("probe needs a TABLE and LABELS");
     if (a->json) Progress::set_enabled(false);
+    if (!a->layers)
+      for (const CLI::Option* o : {context, output})
+        if (o->count()) throw UsageError(fmt::format("{} goes with --layers", o->get_name()));
     const eval::LabelSet labels = eval::load_label_set(a->labels, a->analogies);
+    if (a->layers) {
+      StageBar bar({.unit_of = [](const std::string& stage) { return stage == "reading words" ? "words" : "fits"; }});
+      a->o.progress = std::ref(bar);
+      const model::LayerProbeRun run =
+          model::run_layer_probe({.checkpoint = a->table.path,
+                                  .tokenizer = a->table.tokenizer == "none" ? "" : a->table.tokenizer,
+                                  .context = a->context,
+                                  .output = a->out,
+                                  .options = a->o},
+                                 labels);
+      bar.finish();
+      if (a->json) print_json(model::layer_probe_json(run.probe, labels, run.source));
+      else print_layers(run.probe, labels, run.source);
+      if (!a->out.empty() && !a->json) fmt::print("wrote {}\n", a->out);
+      return kOk;
+    }
     const Table t = load_table(a->table);
     StageBar bar({.unit = "fits", .label = "probe and control"});
     a->o.progress = std::ref(bar);

@@ -116,3 +116,6 @@ def compare(a: Table, b: Table | None = None, *, heads: bool = False, head: _Pat
 
 def drift(checkpoint: _Path, token: str, contexts: Sequence[str], *, k: int = 5, tokenizer: _Path | None = None,
           output: _Path | None = None, threads: int | None = None) -> dict[str, Any]: ...
+def probe(checkpoint: _Path, labels: _Path, *, layers: bool = False, context: str = " {}", tokenizer: _Path | None = None,
+          output: _Path | None = None, analogies: _Path | None = None, folds: int = 5, C: float = 1.0,
+          max_iter: int = 1000, tol: float = 1e-4, seed: int = 1, threads: int | None = None) -> dict[str, Any]: ...

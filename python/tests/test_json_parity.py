@@ -328,3 +328,20 @@ def test_params_is_the_clis_params_json():
         assert lumen.params(name) == cli("params", name)
     assert lumen.params() == cli("params")
     assert lumen.params("gpt2-medium", sweep=True) == cli("params", "gpt2-medium", "--sweep")
+
+
+def test_probe_by_layer_is_the_clis_probe_layers_json(tmp_path):
+    ckpt = CHECKPOINTS / "gpt2"
+    words = ["river", "bank", "money", "loan", "water", "stone", "tree", "house", "road", "rain"]
+    labels = tmp_path / "labels.tsv"
+    labels.write_text("".join(f"{w}\t{'odd' if i % 2 else 'even'}\n" for i, w in enumerate(words)))
+    r = lumen.probe(ckpt, labels, layers=True, folds=2, threads=1, context="the {}")
+    assert len(r["layers"]) == 3 and r["n"] == 10 and r["context"] == "the {}" and not r["alone"]
+    c = cli("probe", ckpt, labels, "--layers", "--folds", 2, "--threads", 1, "--context", "the {}")
+
+    def timeless(d):
+        return {**without(d, "seconds"), "layers": [without(layer, "seconds") for layer in d["layers"]]}
+
+    assert timeless(c) == timeless(r)
+    with pytest.raises(lumen.UsageError, match="layers=True"):
+        lumen.probe(ckpt, labels)

@@ -142,10 +142,13 @@ std::string render_trajectories(const TrajectoryPlot& t, PlotFormat format) {
     text(c, 30, 32, t.title, 18, true);
     const double w = t.width, h = t.height;
     const double bottom = h - 30 - 18 * static_cast<double>(std::max(t.paths.size(), t.caption.size()) + 1);
-    const Panel left{30, 75, w * 0.55, bottom}, right{w * 0.60, 75, w - 30, bottom};
-    frame(c, left, t.map_title);
+    // Without paths the curve takes the whole width.
+    const Panel left{30, 75, w * 0.55, bottom}, right{t.paths.empty() ? 30 : w * 0.60, 75, w - 30, bottom};
+    if (!t.paths.empty()) {
+      frame(c, left, t.map_title);
+      draw_paths(c, t, left);
+    }
     frame(c, right, t.curve_title);
-    draw_paths(c, t, left);
     draw_curve(c, t, right);
     cairo_set_source_rgb(c, 0.2, 0.2, 0.2);
     for (std::size_t l = 0; l < t.caption.size(); ++l)

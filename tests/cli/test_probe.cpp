@@ -81,3 +81,37 @@ TEST(CliProbe, BadLabelsExitOneOrTwo) {
 }
 
 }  // namespace test_probe
+
+namespace test_probe {
+
+// --layers: the probe on each layer of a checkpoint, as a table, JSON and a picture; its options need --layers.
+TEST(CliProbe, LayersOfAModel) {
+  const std::string gpt = lumen_cli::detail::quote(std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2");
+  std::string tsv;
+  const char* words[] = {"river", "bank", "money", "loan", "water", "stone", "tree", "house", "road", "rain"};
+  for (std::size_t i = 0; i < 10; ++i) tsv += std::string(words[i]) + (i % 2 ? "\todd\n" : "\teven\n");
+  const std::string labels = write_tmp("layer-labels.tsv", tsv);
+  const CliRun t = lumen("probe " + gpt + " " + labels + " --layers --folds 2");
+  ASSERT_EQ(t.code, 0) << show(t);
+  EXPECT_NE(t.out.find("layer by layer: 10 words read alone"), std::string::npos) << show(t);
+  EXPECT_NE(t.out.find("<- best"), std::string::npos) << show(t);
+  const auto png = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-layers.png");
+  const CliRun j = lumen("probe " + gpt + " " + labels + " --layers --folds 2 --json --context \"the {} is\" -o " +
+                         lumen_cli::detail::quote(png.string()));
+  ASSERT_EQ(j.code, 0) << show(j);
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["layers"].size(), 3u);  // the fixture's 2 blocks and layer 0
+  EXPECT_EQ(doc["context"], "the {} is");
+  EXPECT_FALSE(doc["alone"].get<bool>());
+  EXPECT_EQ(doc["n"], 10);
+  EXPECT_TRUE(std::filesystem::exists(png));
+  std::filesystem::remove(png);
+  const CliRun bad = lumen("probe " + fixture("table.vec") + " " + fixture("labels.tsv") + " --context \"{}\"");
+  EXPECT_EQ(bad.code, 2) << show(bad);
+  EXPECT_NE(bad.err.find("--context goes with --layers"), std::string::npos) << show(bad);
+  const CliRun no_place = lumen("probe " + gpt + " " + labels + " --layers --context nothing");
+  EXPECT_EQ(no_place.code, 1) << show(no_place);
+  EXPECT_NE(no_place.err.find("must hold {} exactly once"), std::string::npos) << show(no_place);
+}
+
+}  // namespace test_probe
