@@ -276,8 +276,11 @@ try {
   await page.waitForFunction(() => document.querySelector('#view-map').dataset.state === 'running');
   check(await page.isDisabled('#map-form button:not([type])') && await page.isDisabled('#map-toy'),
     'map: Draw and Toy map are off while the map is computed');
-  check(await page.evaluate(() => document.querySelector('#view-map').classList.contains('busy') &&
-    Number(getComputedStyle(document.querySelector('#map-box')).opacity) < 1), 'map: the old result is dimmed while it runs');
+  // The dimming fades in (a 0.2 s transition): wait for it rather than read the first frame's opacity of 1.
+  const dimmed = await page.waitForFunction(() => document.querySelector('#view-map').classList.contains('busy') &&
+    Number(getComputedStyle(document.querySelector('#map-box')).opacity) < 1, null, { timeout: 3000 })
+    .then(() => true, () => false);
+  check(dimmed, 'map: the old result is dimmed while it runs');
   await page.click('#map-form button:not([type])', { force: true }).catch(() => {});
   await shot(page, 'map-running');
   await settled(page, 'map', 'done', 240000);
