@@ -19,6 +19,8 @@
 #include "lumen/eval/analogies.hpp"
 #include "lumen/eval/result_json.hpp"
 #include "lumen/eval/similarity.hpp"
+#include "lumen/model/layer_analogies.hpp"
+#include "lumen/model/layer_analogies_json.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
@@ -38,6 +40,8 @@ struct EvalArgs {
   std::string method = "add";
   bool no_exclude = false;
   std::size_t semantic = 5;
+  bool layers = false;  // TABLE is a model: score each layer's states
+  std::string context = model::kAloneContext, out;
 };
 
 // Splits the positionals into tables and benchmark files: without --files the last one is the file. With
@@ -190,9 +194,56 @@ void print_grid(const std::vector<std::string>& tables, const std::vector<std::s
   }
 }
 
-int run_analogies(const EvalArgs& a) {
+void print_layers(const model::LayerAnalogiesRun& run, const std::string& file, const eval::AnalogyOptions& o) {
+  const model::LayerAnalogies& a = run.analogies;
+  const std::size_t n = a.vectors.layers.at(0).V();
+  fmt::print(
+      "{} on {}, layer by layer: {} of its {} words are one token read {}{}\n", file, run.source, n, a.words,
+      a.vectors.context == model::kAloneContext ? std::string("alone") : fmt::format("in \"{}\"", a.vectors.context),
+      a.multi_token.empty() ? "" : " (the others are left out, and their questions skipped)");
+  fmt::print("{}, {}, {}; every layer answers from the same {} words\n",
+             o.method == eval::AnalogyMethod::add ? "3CosAdd" : "3CosMul",
+             o.exclude ? "inputs excluded" : "inputs NOT excluded",
+             o.case_insensitive ? "case-insensitive" : "case-sensitive", n);
+  const bool split = a.layers.at(0).sections.size() > o.semantic_sections;
+  fmt::print("\n{:>5}  {:>8}  {:>8}  {:>9}", "layer", "correct", "answered", "accuracy");
+  if (split) fmt::print("  {:>9}  {:>9}", "semantic", "syntactic");
+  fmt::print("  {:>12}\n", "top is input");
+  for (std::size_t l = 0; l < a.layers.size(); ++l) {
+    const auto& r = a.layers[l];
+    fmt::print("{:>5}  {:>8}  {:>8}  {:>9}", l, r.total.correct, r.total.answered, percent(r.total.accuracy()));
+    if (split) fmt::print("  {:>9}  {:>9}", percent(r.semantic.accuracy()), percent(r.syntactic.accuracy()));
+    fmt::print(
+        "  {:>12}{}\n",
+        percent(static_cast<double>(r.top_is_input) / static_cast<double>(std::max<std::size_t>(r.total.answered, 1))),
+        l == a.best ? "  <- best" : "");
+  }
+  fmt::print("\nlayer 0 is E's row plus the position's (the lookup); layer i the residual stream after block i.\n");
+  fmt::print("top is input: questions whose nearest word, inputs allowed, is one of the three inputs.\n");
+}
+
+int run_layer_analogies(const EvalArgs& a, const eval::AnalogyOptions& o) {
   std::vector<std::string> tables, files;
   resolve(a, tables, files);
+  if (tables.size() != 1 || files.size() != 1)
+    throw UsageError("--layers scores one MODEL on one FILE (lumen eval analogies MODEL FILE --layers)");
+  const auto sets = read_benchmark_files(a, files, &eval::parse_analogy_set, &eval::read_analogy_set);
+  StageBar bar({.unit_of = [](const std::string& stage) { return stage == "reading words" ? "words" : "rows"; }});
+  model::LayerAnalogiesRequest req{.checkpoint = tables[0],
+                                   .tokenizer = a.table.tokenizer == "none" ? "" : a.table.tokenizer,
+                                   .context = a.context,
+                                   .output = a.out,
+                                   .options = o};
+  req.options.progress = std::ref(bar);
+  const model::LayerAnalogiesRun run = model::run_layer_analogies(req, sets[0]);
+  bar.finish();
+  if (a.json) print_json(model::layer_analogies_json(run.analogies, sets[0], o, run.source));
+  else print_layers(run, files[0], o);
+  if (!a.out.empty() && !a.json) fmt::print("wrote {}\n", a.out);
+  return kOk;
+}
+
+int run_analogies(const EvalArgs& a) {
   if (a.json) Progress::set_enabled(false);
   eval::AnalogyOptions o;
   o.restrict = a.restrict;
@@ -200,6 +251,9 @@ int run_analogies(const EvalArgs& a) {
   o.method = eval::parse_analogy_method(a.method);
   o.exclude = !a.no_exclude;
   o.semantic_sections = a.semantic;
+  if (a.layers) return run_layer_analogies(a, o);
+  std::vector<std::string> tables, files;
+  resolve(a, tables, files);
 
   const auto sets = read_benchmark_files(a, files, &eval::parse_analogy_set, &eval::read_analogy_set);
   const auto grid = evaluate_grid<eval::AnalogyResult>(
@@ -299,8 +353,16 @@ Action setup(CLI::App& cmd) {
   an->add_option("--semantic-sections", args->semantic, "The first N sections are semantic, the rest syntactic")
       ->check(at_least(0))
       ->capture_default_str();
+  an->add_flag("--layers", args->layers,
+               "TABLE is a model (Hugging Face directory or GGUF): score each layer's states of the one-token words");
+  CLI::Option* context = an->add_option(
+      "--context", args->context,
+      "With --layers: the text each word is read in, {} where the word goes (default \" {}\": alone, as inside a "
+      "sentence)");
+  CLI::Option* output = an->add_option("-o,--output", args->out, "With --layers: write accuracy by layer as .png/.svg");
   set_example(*an, {"lumen eval analogies glove.vec questions-words.txt",
-                    "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json"});
+                    "lumen eval analogies a.vec b.vec --files questions-words.txt --method mul --json",
+                    "lumen eval analogies build/default/gpt questions-words.txt --layers -o analogies.png"});
   CLI::App* sim = cmd.add_subcommand("similarity", "Pearson and Spearman against human similarity scores, as gensim");
   add_common(*sim, *args, "pairs file");
   set_example(*sim, {"lumen eval similarity glove.vec wordsim353.tsv",
@@ -308,7 +370,10 @@ Action setup(CLI::App& cmd) {
                      "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
   set_example(cmd, {"lumen eval analogies glove.vec questions-words.txt",
                     "lumen eval similarity a.vec b.vec --files wordsim353.tsv simlex999.txt"});
-  return [args, an, sim]() {
+  return [args, an, sim, context, output]() {
+    if (!args->layers)
+      for (const CLI::Option* o : {context, output})
+        if (o->count()) throw UsageError(fmt::format("{} goes with --layers", o->get_name()));
     if (an->parsed()) return run_analogies(*args);
     if (sim->parsed()) return run_similarity(*args);
     return static_cast<int>(kUsageError);

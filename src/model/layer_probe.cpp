@@ -11,13 +11,28 @@
 
 namespace lumen::model {
 
-LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& tok, const std::vector<std::string>& words,
-                           const std::string& context, std::size_t threads, const ProgressFn& progress) {
+std::string context_before(const std::string& context) {
   const std::size_t at = context.find("{}");
   if (at == std::string::npos || context.find("{}", at + 2) != std::string::npos)
     throw InputError(
         fmt::format("the context \"{}\" must hold {{}} exactly once, where the word goes", utf8_excerpt(context)));
-  const std::string before = context.substr(0, at);
+  return context.substr(0, at);
+}
+
+namespace {
+
+std::size_t tokens_past(std::size_t all, std::size_t prefix) { return all > prefix ? all - prefix : 1; }
+
+}  // namespace
+
+std::size_t word_tokens(const text::Tokenizer& tok, const std::string& before, const std::string& word) {
+  const std::size_t prefix = before.empty() ? 0 : tok.encode(before).size();
+  return tokens_past(tok.encode(before + word).size(), prefix);
+}
+
+LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& tok, const std::vector<std::string>& words,
+                           const std::string& context, std::size_t threads, const ProgressFn& progress) {
+  const std::string before = context_before(context);
   const nn::ModelShape& s = model.shape();
   const std::size_t C = s.d, L = s.layers + 1, n = words.size();
   LayerVectors out;
@@ -35,13 +50,15 @@ LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& tok,
   fo.threads = threads;
   for (std::size_t w = 0; w < n; ++w) {
     if (words[w].empty()) throw InputError("an empty word cannot be read through the model");
+    if (out.layers[0].vocab.find(words[w]))  // row w must be words[w]'s
+      throw InputError(fmt::format("\"{}\" is given twice; each word is read once", utf8_excerpt(words[w])));
     // Causal attention: the state at the word's last token sees only the text up to it.
     const auto enc = tok.encode(before + words[w]);
     const std::vector<std::int32_t> ids(enc.begin(), enc.end());
     if (ids.empty() || ids.size() > s.context)
       throw InputError(fmt::format("\"{}\" is {} tokens; the model's context is {}", utf8_excerpt(before + words[w]),
                                    ids.size(), s.context));
-    const std::size_t took = ids.size() > prefix ? ids.size() - prefix : 1;
+    const std::size_t took = tokens_past(ids.size(), prefix);
     out.tokens.push_back(took);
     if (took > 1) ++out.multi_token;
     const ForwardResult r = model.forward(ids, fo);

@@ -157,6 +157,35 @@ TEST(CliEval, NothingToScoreIsAClearError) {
   EXPECT_EQ(lumen("eval analogies " + kTable + " /nonexistent/q.txt").code, 1);
 }
 
+TEST(CliEval, AnalogiesLayerByLayerOnAModel) {
+  // The GPT-2 test checkpoint; read with "{}", a letter is one token of its byte-level BPE, "xylophone" is not.
+  const std::string gpt = lumen_cli::detail::quote(std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2");
+  const TempFile q(": letters\na b c d\nb c d e\nc d e f\na xylophone c d\n");
+  const CliRun t = lumen("eval analogies " + gpt + " " + q.path + " --layers --context \"{}\"");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("layer by layer: 6 of its 7 words are one token"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("<- best"), std::string::npos) << t.out;
+  const auto svg = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-analogy-layers.svg");
+  const CliRun j = lumen("eval analogies " + gpt + " " + q.path + " --layers --context \"{}\" --json -o " +
+                         lumen_cli::detail::quote(svg.string()));
+  ASSERT_EQ(j.code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  ASSERT_EQ(doc["layers"].size(), 3u);  // layer 0 and the fixture's 2 blocks
+  EXPECT_EQ(doc["multi_token"], nlohmann::json::array({"xylophone"}));
+  EXPECT_EQ(doc["layers"][2]["answered"], 3);
+  EXPECT_EQ(doc["layers"][2]["skipped"], 1);
+  EXPECT_TRUE(std::filesystem::exists(svg));
+  std::filesystem::remove(svg);
+  // --context and -o belong to --layers; --layers scores one model on one file.
+  const CliRun stray = lumen("eval analogies " + kTable + " " + kQuestions + " -o x.png");
+  EXPECT_EQ(stray.code, 2);
+  EXPECT_NE(stray.err.find("--output goes with --layers"), std::string::npos) << stray.err;
+  EXPECT_EQ(lumen("eval analogies " + gpt + " " + gpt + " " + q.path + " --layers").code, 2);
+  const CliRun none = lumen("eval analogies " + gpt + " " + q.path + " --layers --context nothing");
+  EXPECT_EQ(none.code, 1);
+  EXPECT_NE(none.err.find("must hold {} exactly once"), std::string::npos) << none.err;
+}
+
 TEST(CliEval, UsageErrors) {
   EXPECT_EQ(lumen("eval analogies " + kTable).code, 2);  // no benchmark file
   EXPECT_EQ(lumen("eval").code, 2);                      // no subcommand

@@ -29,7 +29,7 @@ eval::LabelSet labels() {
 TEST(LayerProbe, StatesAreTheForwardPassAtTheWordsLastToken) {
   const model::testing::Gpt2Fixture f;
   const std::size_t C = f.m.shape().d, L = f.m.shape().layers + 1;
-  for (const std::string context : {std::string(model::kAloneContext), std::string("the {}")}) {
+  for (const std::string& context : {std::string(model::kAloneContext), std::string("the {}")}) {
     const model::LayerVectors v = model::layer_vectors(f.m, *f.tok, kWords, context);
     ASSERT_EQ(v.layers.size(), L);
     for (std::size_t w = 0; w < kWords.size(); ++w) {
@@ -86,6 +86,8 @@ TEST(LayerProbe, AContextMustHoldOnePlaceForTheWord) {
   EXPECT_THROW(model::layer_vectors(f.m, *f.tok, kWords, "no place"), InputError);
   EXPECT_THROW(model::layer_vectors(f.m, *f.tok, kWords, "{} and {}"), InputError);
   EXPECT_THROW(model::layer_vectors(f.m, *f.tok, {""}, "{}"), InputError);
+  // Row w is word w's: a repeat is refused rather than leaving the rows out of line with the vocabulary.
+  EXPECT_THROW(model::layer_vectors(f.m, *f.tok, {"cat", "dog", "cat"}, "{}"), InputError);
 }
 
 }  // namespace test_layer_probe

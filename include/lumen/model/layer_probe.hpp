@@ -29,8 +29,15 @@ struct LayerVectors {
   std::vector<Table> layers;        // (N+1): vocab = the words, E (words, C) their states at that layer
 };
 
-// The states of `words` (each once, in order) at every layer. InputError for a template without exactly one `{}`,
-// an empty word, or a text longer than the model's context. progress: ("reading words", done, words).
+// The text of `context` before its `{}`. InputError for a template without exactly one `{}`.
+std::string context_before(const std::string& context);
+
+// How many tokens `word` takes when read after `before` (context_before's text): those of the whole text past the
+// ones of `before` alone, and at least 1. The word's last token is the one whose state is read.
+std::size_t word_tokens(const text::Tokenizer& tokenizer, const std::string& before, const std::string& word);
+
+// The states of `words` (each once, in order) at every layer. InputError for a template without exactly one `{}`, a
+// repeated or empty word, or a text longer than the model's context. progress: ("reading words", done, words).
 LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& tokenizer,
                            const std::vector<std::string>& words, const std::string& context = kAloneContext,
                            std::size_t threads = 0, const ProgressFn& progress = {});
