@@ -64,9 +64,9 @@ LayerAnalogiesRun run_layer_analogies(const LayerAnalogiesRequest& r, const eval
 std::string render_layer_analogies(const LayerAnalogies& a, const std::string& file, project::PlotFormat format) {
   const auto& first = a.layers.at(0);
   project::TrajectoryPlot t;
-  t.title = fmt::format("analogies ({}) on each layer's states: {} questions of {} one-token words",
-                        std::filesystem::path(file).filename().string(),
-                        first.total.answered, a.vectors.layers.at(0).V());
+  t.title =
+      fmt::format("analogies ({}) on each layer's states: {} questions of {} one-token words",
+                  std::filesystem::path(file).filename().string(), first.total.answered, a.vectors.layers.at(0).V());
   t.curve_title =
       fmt::format("read {}", a.vectors.context == kAloneContext ? std::string("alone")
                                                                 : fmt::format("in \"{}\"", a.vectors.context));
