@@ -5,7 +5,8 @@ The reference models below are written here from the published architectures (GP
 LayerNorm, learned positions, GELU tanh MLP, Conv1D weights stored (in, out); Llama: Touvron et al. 2023, RMSNorm,
 RoPE in the rotate-half layout of Hugging Face checkpoints, grouped-query attention, SwiGLU MLP). They compute in
 float64 on the weights exactly as stored (bf16/f16 values widened), so the expected logits are the architecture's,
-not another f32 implementation's rounding.
+not another f32 implementation's rounding. Each forward also hands back, when asked, its residual stream at every
+layer (layer 0 the input to block 0, layer i the stream after block i, before the final norm): lumen's keep_layers.
 
 Run with Debian's python3 and python3-torch:  /usr/bin/python3 tests/data/model/make_fixtures.py
 It rewrites tests/data/model/{gpt2,gpt2-untied-bf16,llama-sharded,llama-tied-f16}/ deterministically (seed 15).
@@ -125,7 +126,8 @@ class Checkpoint:
 
 
 # ---- GPT-2 ---------------------------------------------------------------------------------------------------------
-def gpt2_forward(w, cfg, ids, prefix):
+def gpt2_forward(w, cfg, ids, prefix, layers=None):
+    """The logits (T, V); layers, if a list, receives the residual stream (T, C) at each of the n_layer + 1 layers."""
     C, H, L = cfg["n_embd"], cfg["n_head"], cfg["n_layer"]
     hs, eps = C // H, cfg["layer_norm_epsilon"]
     p = lambda n: w[prefix + n]
@@ -140,7 +142,9 @@ def gpt2_forward(w, cfg, ids, prefix):
     def gelu(x):
         return 0.5 * x * (1 + torch.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
 
+    keep = layers.append if layers is not None else lambda _: None
     x = p("wte.weight")[ids_t] + p("wpe.weight")[:T]
+    keep(x)
     mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
     for i in range(L):
         h = f"h.{i}."
@@ -155,6 +159,7 @@ def gpt2_forward(w, cfg, ids, prefix):
         m = ln(x, p(h + "ln_2.weight"), p(h + "ln_2.bias"))
         m = gelu(m @ p(h + "mlp.c_fc.weight") + p(h + "mlp.c_fc.bias"))
         x = x + m @ p(h + "mlp.c_proj.weight") + p(h + "mlp.c_proj.bias")
+        keep(x)
     x = ln(x, p("ln_f.weight"), p("ln_f.bias"))
     head = w["lm_head.weight"] if not cfg["tie_word_embeddings"] else p("wte.weight")
     return x @ head.T
@@ -188,7 +193,7 @@ def make_gpt2(name, seed, dtype, prefix, tied):
     ck.add(prefix + "ln_f.bias", (C,), 0.05)
     if not tied:
         ck.add("lm_head.weight", (V, C), 0.3)
-    return name, cfg, ck, lambda ids: gpt2_forward(ck.ref, cfg, ids, prefix)
+    return name, cfg, ck, lambda ids, layers=None: gpt2_forward(ck.ref, cfg, ids, prefix, layers)
 
 
 # ---- Llama ---------------------------------------------------------------------------------------------------------
@@ -206,7 +211,8 @@ def rope_inv_freq(cfg, hs):
     return torch.where(medium, smoothed, out)
 
 
-def llama_forward(w, cfg, ids):
+def llama_forward(w, cfg, ids, layers=None):
+    """The logits (T, V); layers, if a list, receives the residual stream (T, C) at each of the L + 1 layers."""
     C, H, KV, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_key_value_heads"], cfg["num_hidden_layers"]
     hs, eps = C // H, cfg["rms_norm_eps"]
     T = len(ids)
@@ -220,7 +226,9 @@ def llama_forward(w, cfg, ids):
     freqs = torch.arange(T, dtype=torch.float64)[:, None] * rope_inv_freq(cfg, hs)[None, :]
     emb = torch.cat((freqs, freqs), dim=-1)
     cos, sin = emb.cos(), emb.sin()  # (T, hs)
+    keep = layers.append if layers is not None else lambda _: None
     x = w["model.embed_tokens.weight"][torch.tensor(ids)]
+    keep(x)
     mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
     for i in range(L):
         l = f"model.layers.{i}."
@@ -239,6 +247,7 @@ def llama_forward(w, cfg, ids):
         m = rms(x, w[l + "post_attention_layernorm.weight"])
         g = m @ w[l + "mlp.gate_proj.weight"].T
         x = x + ((g / (1 + torch.exp(-g))) * (m @ w[l + "mlp.up_proj.weight"].T)) @ w[l + "mlp.down_proj.weight"].T
+        keep(x)
     x = rms(x, w["model.norm.weight"])
     head = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
     return x @ head.T
@@ -268,7 +277,7 @@ def make_llama(name, seed, dtype, tied, theta, scaling):
     ck.add("model.norm.weight", (C,), 0.1, 1.0)
     if not tied:
         ck.add("lm_head.weight", (V, C), 0.3)
-    return name, cfg, ck, lambda ids: llama_forward(ck.ref, cfg, ids)
+    return name, cfg, ck, lambda ids, layers=None: llama_forward(ck.ref, cfg, ids, layers)
 
 
 def write_fixture(fixture, tokenizer, shards, root=HERE):
@@ -298,10 +307,13 @@ def write_fixture(fixture, tokenizer, shards, root=HERE):
     cases = [[5], [116, 104, 101, 32, 98, 97, 110, 107], rng.integers(0, V, CONTEXT).tolist()]
     expected = {"cases": []}
     for i, ids in enumerate(cases):
+        layers = []
         with torch.no_grad():
-            logits = forward(ids).numpy().astype(np.float32)  # (T, V)
+            logits = forward(ids, layers).numpy().astype(np.float32)  # (T, V)
+        states = torch.cat(layers).numpy().astype(np.float32)  # ((L + 1) T, C), layer-major
         np.save(os.path.join(d, f"expected_{i}.npy"), logits)
-        expected["cases"].append({"ids": ids, "logits": f"expected_{i}.npy"})
+        np.save(os.path.join(d, f"expected_{i}_layers.npy"), states)
+        expected["cases"].append({"ids": ids, "logits": f"expected_{i}.npy", "layers": f"expected_{i}_layers.npy"})
     with open(os.path.join(d, "expected.json"), "w") as f:
         json.dump(expected, f)
 
