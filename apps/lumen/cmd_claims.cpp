@@ -11,11 +11,17 @@
 #include "lumen/core/error.hpp"
 #include "lumen/model/gpt_claims.hpp"
 #include "lumen/model/gpt_claims_json.hpp"
+#include "lumen/model/model_claims.hpp"
+#include "lumen/model/model_claims_json.hpp"
 #include "lumen/train/claims.hpp"
 #include "lumen/train/result_json.hpp"
 #include "messages.hpp"
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
+
+#ifndef LUMEN_DATA_DIR
+#define LUMEN_DATA_DIR ""
+#endif
 
 namespace lumen::cli::cmd_claims {
 namespace {
@@ -25,14 +31,89 @@ struct Args {
   train::ClaimsOptions o;
   model::GptClaimsOptions gpt;
   bool skip_gpt = false, json = false;
+  std::string model;  // --model: the claims about that checkpoint only
 };
 
 // The GPT options' flags: --gpt- and the library's name in kebab case.
 std::string gpt_flag(std::string_view library_name) {
-  static const std::set<std::string, std::less<>> kFlagged = {"seeds",   "steps", "layers",    "d_model",     "heads",
-                                                              "context", "batch", "max_words", "eval_batches"};
+  static const std::set<std::string, std::less<>> kFlagged = {
+      "seeds", "steps", "layers", "d_model", "heads", "context", "batch", "max_words", "eval_batches", "rare_fraction"};
   if (!kFlagged.contains(library_name)) return std::string(library_name);
   return "--gpt-" + option_flag(library_name).substr(2);
+}
+
+std::string signed3(double x) { return std::isfinite(x) ? fmt::format("{:+.3f}", x) : std::string("-"); }
+std::string pct(double x) { return std::isfinite(x) ? fmt::format("{:.1f}%", 100.0 * x) : std::string("-"); }
+
+// "mean +- sd over n <over>": how a judged figure reads.
+std::string figure_text(const model::ClaimFigure& f, bool percent = false) {
+  const auto show = [&](double x) { return percent ? fmt::format("{:+.1f} points", 100.0 * x) : signed3(x); };
+  return fmt::format("{} +- {} over {} {}", show(f.spread.mean),
+                     percent ? show(f.spread.sd).substr(1) : signed3(f.spread.sd).substr(1), f.spread.n, f.over);
+}
+
+// The verdict in words; `yes` and `no` say what the two outcomes beyond the spread mean.
+std::string verdict_text(const std::string& v, const std::string& yes, const std::string& no) {
+  if (v == "within_spread") return "no difference beyond the spread";
+  if (v == "single") return "one value, so no spread to judge it against";
+  if (v == "not_measured") return "not measured";
+  return v == "deeper_higher" || v == "input_closer" ? yes : no;
+}
+
+void print_depth_rows(const std::vector<std::pair<std::string, const model::DepthScores*>>& rows) {
+  for (const auto& [name, d] : rows) {
+    fmt::print("     {:<14} probe {} -> {} (layer {})", name, signed3(d->probe_row0), signed3(d->probe_deeper),
+               d->probe_layer);
+    if (d->analogies)
+      fmt::print("   analogies {} -> {} (layer {}, {} questions)", pct(d->analogy_row0), pct(d->analogy_deeper),
+                 d->analogy_layer, d->analogy_questions);
+    fmt::print("\n");
+  }
+}
+
+void print_depth_verdicts(const model::ClaimFigure& probe, const model::ClaimFigure& analogy) {
+  const std::string yes = "a deeper layer is higher than row 0 beyond the spread",
+                    no = "row 0 is higher than every deeper layer beyond the spread";
+  fmt::print("   measured: probe selectivity, best deeper layer minus row 0: {}: {}.\n", figure_text(probe),
+             verdict_text(probe.verdict, yes, no));
+  if (analogy.verdict == "not_measured")
+    fmt::print("   analogies: not measured (no question of four one-token words)\n");
+  else
+    fmt::print("   measured: analogy accuracy, best deeper layer minus row 0: {}: {}.\n", figure_text(analogy, true),
+               verdict_text(analogy.verdict, yes, no));
+}
+
+void print_pairs(const std::vector<model::PairCosine>& pairs) {
+  fmt::print("     {:<18} {:>8} {:>8}\n", "cosine", "input E", "head");
+  for (const auto& p : pairs) fmt::print("     {:<18} {:>+8.3f} {:>+8.3f}\n", p.a + " ~ " + p.b, p.input, p.head);
+}
+
+void print_pair_verdict(const model::ClaimFigure& gap) {
+  fmt::print("   measured: input minus head cosine, mean over the pairs: {}: {}.\n", figure_text(gap),
+             verdict_text(gap.verdict, "E puts the pairs closer than the head does",
+                          "the head puts the pairs closer than E does"));
+}
+
+void print_model(const model::ModelClaims& c) {
+  fmt::print("The chapter's claims about a model, measured on {} ({} blocks, d {}, V {}, {})\n", c.source, c.layers,
+             c.d, c.V, c.tied ? "tied" : "untied");
+  fmt::print(
+      "\n1. \"The cleanest concept directions live in the residual stream deeper in the network, not in row 0.\"\n");
+  fmt::print("   the {} probe's selectivity ({} words, {} folds) and 3CosAdd accuracy, row 0 -> best deeper layer:\n",
+             c.labels, c.depth.probe_words, c.depth.folds);
+  print_depth_rows({{"this model", &c.depth}});
+  print_depth_verdicts(c.probe_gain, c.analogy_gain);
+  fmt::print("\n2. \"'a' and 'an': interchangeable as inputs, never interchangeable as predictions.\"\n");
+  if (c.tied) {
+    fmt::print("   not measured: the model is tied, so its input table and output head are one matrix.\n");
+    return;
+  }
+  if (c.pairs.empty()) {
+    fmt::print("   not measured: none of the function-word pairs is two single tokens of this model.\n");
+    return;
+  }
+  print_pairs(c.pairs);
+  print_pair_verdict(c.pair_gap);
 }
 
 void print_gpt(const model::GptClaimsResult& r) {
@@ -69,8 +150,62 @@ void print_gpt(const model::GptClaimsResult& r) {
     case model::TyingVerdict::single_seed:
       fmt::print("one seed, so no spread to judge the {:.1f}% difference against.\n", gap);
       break;
+    case model::TyingVerdict::not_measured: fmt::print("not measured.\n"); break;
   }
-  fmt::print("   (spread: sample standard deviation over the seeds; {:.0f} s in all)\n", r.seconds);
+
+  fmt::print(
+      "\n5. \"Tying acts as a regulariser: every row gets gradient as input and as target, so rare tokens learn "
+      "faster.\"\n");
+  fmt::print(
+      "   held-out loss on rare targets: the bottom {:.0f}% by count of the {} tokens seen in training ({} tokens, "
+      "each at "
+      "most {} times), {} of {} held-out targets:\n",
+      100.0 * r.rare_fraction, r.seen_tokens, r.rare_tokens, r.rare_max_count, r.rare_targets, r.heldout_positions);
+  for (const auto* m : {&r.tied, &r.untied}) {
+    std::string per;
+    for (double p : m->rare_loss) per += fmt::format("{:.3f} ", p);
+    fmt::print("     {:<7} {:<30} {:.3f} +- {:.3f}\n", m == &r.tied ? "tied" : "untied", per, m->rare.mean, m->rare.sd);
+  }
+  switch (r.rare_verdict) {
+    case model::TyingVerdict::tied_lower:
+      fmt::print("   measured: the tied model's rare-target loss is lower beyond the seed spread.\n");
+      break;
+    case model::TyingVerdict::untied_lower:
+      fmt::print("   measured: the untied model's rare-target loss is lower beyond the seed spread.\n");
+      break;
+    case model::TyingVerdict::within_spread: fmt::print("   measured: no difference beyond the seed spread.\n"); break;
+    case model::TyingVerdict::single_seed: fmt::print("   measured: one seed, so no spread to judge against.\n"); break;
+    case model::TyingVerdict::not_measured:
+      fmt::print("   not measured: no held-out target is rare (raise --gpt-eval-batches or --gpt-rare-fraction).\n");
+      break;
+  }
+
+  fmt::print("\n6. \"'a' and 'an': interchangeable as inputs, never interchangeable as predictions.\"\n");
+  if (r.pairs.empty() || r.pairs[0].empty()) {
+    fmt::print("   not measured: none of the function-word pairs is two tokens of the corpus.\n");
+  } else {
+    fmt::print(
+        "   the untied model's input table E against its output head, pairs that occur in the corpus (seed {}):\n",
+        r.seeds.at(0));
+    print_pairs(r.pairs[0]);
+    print_pair_verdict(r.pair_gap);
+  }
+
+  if (r.depth) {
+    fmt::print(
+        "\n7. \"The cleanest concept directions live in the residual stream deeper in the network, not in row 0.\"\n");
+    const auto& d0 = r.tied.depth.at(0);
+    fmt::print("   the {} probe's selectivity ({} words, {} folds) and 3CosAdd accuracy, row 0 -> best deeper layer:\n",
+               r.labels, d0.probe_words, d0.folds);
+    std::vector<std::pair<std::string, const model::DepthScores*>> rows;
+    for (std::size_t k = 0; k < r.seeds.size(); ++k) {
+      rows.emplace_back(fmt::format("seed {} tied", r.seeds[k]), &r.tied.depth.at(k));
+      rows.emplace_back(fmt::format("seed {} untied", r.seeds[k]), &r.untied.depth.at(k));
+    }
+    print_depth_rows(rows);
+    print_depth_verdicts(r.probe_gain, r.analogy_gain);
+  }
+  fmt::print("   (spread: sample standard deviation over the seeds or models; {:.0f} s in all)\n", r.seconds);
 }
 
 void print_text(const train::ClaimsResult& r) {
@@ -96,8 +231,21 @@ void print_text(const train::ClaimsResult& r) {
   fmt::print("   (init: uniform [-1/d, 1/d) rows from seed {}, as training started)\n", r.seed);
 }
 
+int run_model(const Args& a) {
+  const model::ModelClaims c =
+      model::run_model_claims({.checkpoint = a.model,
+                               .tokenizer = a.table.tokenizer == "none" ? "" : a.table.tokenizer,
+                               .labels = a.gpt.labels,
+                               .analogies = a.gpt.analogies,
+                               .threads = a.gpt.train.threads});
+  if (a.json) print_json(model::model_claims_json(c));
+  else print_model(c);
+  return kOk;
+}
+
 int run(Args& a) {
   if (a.json) Progress::set_enabled(false);
+  if (!a.model.empty()) return run_model(a);
   if (a.table.path.empty()) a.table.path = require_default_table();
   const Table t = load_table(a.table);
   // One bar per stage (a model of a seed is a stage), for the table's claims and the GPT's alike.
@@ -172,10 +320,23 @@ Action setup(CLI::App& cmd) {
   cmd.add_option("--gpt-eval-batches", g.train.eval_batches, "Batches of held-out windows the GPTs are scored on")
       ->capture_default_str()
       ->check(at_least(0));
+  cmd.add_option("--gpt-rare-fraction", g.rare_fraction,
+                 "Rare targets: this bottom fraction of the training tokens by count")
+      ->capture_default_str();
+  g.analogies = std::string(LUMEN_DATA_DIR) + "/questions-words.txt";
+  cmd.add_option(
+         "--analogies", g.analogies,
+         "Analogy benchmark of the depth claim (the probe's built-in label sets are made from it; \"\": skip it)")
+      ->capture_default_str();
+  cmd.add_option("--labels", g.labels, "Label set of the depth claim's probe (a built-in name or word<TAB>label file)")
+      ->capture_default_str();
+  cmd.add_option("--model", a->model,
+                 "Only the claims about this checkpoint (Hugging Face directory or GGUF): depth, and a/an if untied");
   cmd.add_flag("--skip-gpt", a->skip_gpt, "Skip the tied/untied GPTs (six small models: minutes on 2 cores)");
   add_json_flag(cmd, a->json);
   set_example(cmd, {"lumen claims", "lumen claims --lm-tokens 1000000 --lm-epochs 2 --json",
-                    "lumen claims --skip-lm --gpt-seeds 5 --gpt-steps 800 --gpt-d-model 128"});
+                    "lumen claims --skip-lm --gpt-seeds 5 --gpt-steps 800 --gpt-d-model 128",
+                    "lumen claims --model build/default/gpt"});
   return [a] { return run(*a); };
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "lumen/core/cosine.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/matrix.hpp"
 #include "lumen/core/utf8.hpp"
@@ -13,12 +14,6 @@
 namespace lumen::model {
 
 namespace {
-
-double cosine(const float* a, const float* b, std::size_t n) {
-  double ab = 0, aa = 0, bb = 0;
-  for (std::size_t i = 0; i < n; ++i) ab += double(a[i]) * b[i], aa += double(a[i]) * a[i], bb += double(b[i]) * b[i];
-  return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
-}
 
 // The bare spelling of what the user typed: " bank", "␣bank", "Ġbank" -> "bank".
 std::string bare(const std::string& token) {
@@ -129,7 +124,8 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
   project::AnisotropyOptions ao;
   ao.threads = threads;
   for (std::size_t l = 0; l < L; ++l) {
-    d.cosine.push_back(cosine(a.states[l].data(), b.states[l].data(), C));
+    d.cosine.push_back(
+        cosine(std::span<const float>(a.states[l].data(), C), std::span<const float>(b.states[l].data(), C)));
     d.baseline.push_back(project::anisotropy(pooled[l], ao));
     d.adjusted.push_back(project::baseline_adjusted(d.cosine[l], d.baseline[l].mean_cosine));
   }

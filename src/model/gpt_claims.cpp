@@ -8,8 +8,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 
 #include "lumen/core/error.hpp"
+#include "lumen/eval/analogy_set.hpp"
+#include "lumen/eval/label_set.hpp"
 #include "lumen/model/gpt_tokenizer.hpp"
 #include "lumen/model/token_stream.hpp"
 #include "lumen/train/claims.hpp"
@@ -22,6 +25,8 @@ namespace {
 void check_options(const GptClaimsOptions& o) {
   if (o.seeds < 1 || o.seeds > 1000)
     throw OptionError("seeds", fmt::format("{{option}} must be in 1..1000 (got {})", o.seeds));
+  if (!(o.rare_fraction > 0 && o.rare_fraction <= 1))
+    throw OptionError("rare_fraction", fmt::format("{{option}} must be in (0, 1] (got {})", o.rare_fraction));
   check_gpt_train_options(o.train);
 }
 
@@ -40,28 +45,13 @@ GptTrainOptions gpt_claims_train_defaults() {
           .max_words = 2000};
 }
 
-SeedSpread seed_spread(std::span<const double> v) {
-  SeedSpread s;
-  s.n = v.size();
-  if (v.empty()) return s;
-  double sum = 0;
-  for (double x : v) sum += x;
-  s.mean = sum / static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - s.mean) * (x - s.mean);
-  s.sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
-  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  s.min = *lo;
-  s.max = *hi;
-  return s;
-}
-
 std::string_view verdict_name(TyingVerdict v) {
   switch (v) {
     case TyingVerdict::tied_lower: return "tied_lower";
     case TyingVerdict::untied_lower: return "untied_lower";
     case TyingVerdict::within_spread: return "within_spread";
     case TyingVerdict::single_seed: return "single_seed";
+    case TyingVerdict::not_measured: return "not_measured";
   }
   return "single_seed";
 }
@@ -91,8 +81,21 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
         if (progress) progress({.stage = "tokenize", .done = done, .total = n});
       });
 
+  // The depth claim's label set and benchmark, read before any training.
+  std::optional<eval::AnalogySet> analogies;
+  std::optional<eval::LabelSet> labels;
+  if (!o.analogies.empty()) {
+    analogies = eval::read_analogy_set(o.analogies);
+    labels = eval::load_label_set(o.labels, o.analogies);
+  }
+
   GptClaimsResult r;
   r.corpus = o.corpus;
+  r.depth = labels.has_value();
+  if (labels) r.labels = labels->name;
+  RareTokens rare;
+  std::vector<bool> in_training;  // tokens that occur in the training part
+  std::vector<DepthScores> depth;
   r.train = o.train;
   r.train.tie = true;
   r.V = tokenizer->size();
@@ -104,6 +107,12 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
       to.tie = tie;
       to.seed = seed;
       GptTrainer trainer(tokens, r.V, to);
+      if (rare.mask.empty()) {
+        const std::span<const std::int32_t> part(tokens.data(), trainer.train_tokens());
+        rare = rare_tokens(part, r.V, o.rare_fraction);
+        in_training.assign(r.V, false);
+        for (const std::int32_t t : part) in_training[static_cast<std::size_t>(t)] = true;
+      }
       const std::string_view stage = tie ? "gpt tied" : "gpt untied";
       const auto t0 = std::chrono::steady_clock::now();
       trainer.train({}, [&](const GptStep& s) {
@@ -124,12 +133,38 @@ GptClaimsResult run_gpt_claims(const GptClaimsOptions& o,
       m.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       r.train_tokens = trainer.train_tokens();
       r.heldout_tokens = trainer.heldout_tokens();
+      const GptSubsetLoss rl = trainer.heldout_loss_where(rare.mask);
+      m.rare_loss.push_back(rl.loss);
+      r.rare_targets = rl.targets;
+      r.heldout_positions = rl.positions;
+      if (!tie)
+        r.pairs.push_back(input_head_cosines(trainer.weights(), r.V, trainer.shape().d, *tokenizer,
+                                             function_word_pairs(),
+                                             [&](std::int32_t t) { return in_training[static_cast<std::size_t>(t)]; }));
+      if (labels) {
+        const Transformer model({.shape = trainer.shape(), .family = Family::gpt2, .model_type = "gpt2"},
+                                trainer.weights());
+        m.depth.push_back(depth_scores(model, *tokenizer, *labels, &*analogies, o.train.threads));
+        depth.push_back(m.depth.back());
+      }
     }
     if (r.tied.heldout_perplexity.back() < r.untied.heldout_perplexity.back()) ++r.tied_lower_seeds;
   }
   r.tied.perplexity = seed_spread(r.tied.heldout_perplexity);
   r.untied.perplexity = seed_spread(r.untied.heldout_perplexity);
   r.verdict = tying_verdict(r.tied.perplexity, r.untied.perplexity);
+  r.rare_fraction = o.rare_fraction;
+  r.rare_tokens = rare.rare;
+  r.seen_tokens = rare.seen;
+  r.rare_max_count = rare.max_count;
+  r.tied.rare = seed_spread(r.tied.rare_loss);
+  r.untied.rare = seed_spread(r.untied.rare_loss);
+  r.rare_verdict = r.rare_targets > 0 ? tying_verdict(r.tied.rare, r.untied.rare) : TyingVerdict::not_measured;
+  r.pair_gap = pair_gap(r.pairs);
+  if (r.depth) {
+    r.probe_gain = probe_gain(depth);
+    r.analogy_gain = analogy_gain(depth);
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -1,13 +1,11 @@
 // gpt_claims_json.hpp: the tying claim on a transformer as JSON.
 #include "lumen/model/gpt_claims_json.hpp"
 
+#include "lumen/model/model_claims_json.hpp"
+
 namespace lumen::model {
 
 namespace {
-
-nlohmann::json spread_json(const SeedSpread& s) {
-  return {{"mean", s.mean}, {"sd", s.sd}, {"min", s.min}, {"max", s.max}, {"n", s.n}};
-}
 
 nlohmann::json model_json(const GptClaimsModel& m) {
   return {{"params", m.params.total},
@@ -16,7 +14,21 @@ nlohmann::json model_json(const GptClaimsModel& m) {
           {"heldout_perplexity", m.heldout_perplexity},
           {"heldout_loss", m.heldout_loss},
           {"seconds", m.seconds},
-          {"perplexity", spread_json(m.perplexity)}};
+          {"perplexity", spread_json(m.perplexity)},
+          {"rare_loss", m.rare_loss},
+          {"rare", spread_json(m.rare)}};
+}
+
+nlohmann::json depth_list(const GptClaimsModel& m) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& d : m.depth) j.push_back(depth_json(d));
+  return j;
+}
+
+nlohmann::json pairs_list(const GptClaimsResult& r) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& seed : r.pairs) j.push_back(pairs_json(seed));
+  return j;
 }
 
 }  // namespace
@@ -40,6 +52,21 @@ nlohmann::json gpt_claims_json(const GptClaimsResult& r) {
           {"untied", model_json(r.untied)},
           {"tied_lower_seeds", r.tied_lower_seeds},
           {"verdict", std::string(verdict_name(r.verdict))},
+          {"rare_targets",
+           {{"fraction", r.rare_fraction},
+            {"tokens", r.rare_tokens},
+            {"seen_tokens", r.seen_tokens},
+            {"max_count", r.rare_max_count},
+            {"heldout_targets", r.rare_targets},
+            {"heldout_positions", r.heldout_positions},
+            {"verdict", std::string(verdict_name(r.rare_verdict))}}},
+          {"function_words", {{"pairs", pairs_list(r)}, {"gap", claim_figure_json(r.pair_gap)}}},
+          {"depth", r.depth ? nlohmann::json{{"labels", r.labels},
+                                             {"tied", depth_list(r.tied)},
+                                             {"untied", depth_list(r.untied)},
+                                             {"probe_gain", claim_figure_json(r.probe_gain)},
+                                             {"analogy_gain", claim_figure_json(r.analogy_gain)}}
+                            : nlohmann::json(nullptr)},
           {"seconds", r.seconds}};
 }
 

@@ -228,22 +228,46 @@ struct GptTrainer::State {
   double last_norm = 0;
   float last_lr = 0;
 
-  GptEval evaluate() const {
-    // eval_batches x B windows evenly spread over the held-out part: the same ones at every evaluation.
+  // eval_batches x B windows evenly spread over the held-out part, the same ones at every evaluation: after each
+  // batch's forward, visit(its mean loss) while pass->losses() and tg hold the batch's positions.
+  template <class Visit>
+  void heldout_batches(Visit visit) const {
     const std::size_t T = o.context, W = o.eval_batches * o.batch, span = n() - train_end - T - 1;
     auto& self = const_cast<State&>(*this);  // NOLINT(cppcoreguidelines-pro-type-const-cast): scratch only
-    double sum = 0;
     for (std::size_t e = 0; e < o.eval_batches; ++e) {
       for (std::size_t b = 0; b < o.batch; ++b) {
         const std::size_t k = e * o.batch + b;
         self.window(b, train_end + (W > 1 ? span * k / (W - 1) : 0));
       }
-      sum += self.pass->forward(w, in.data(), tg.data(), threads);
+      visit(self.pass->forward(w, in.data(), tg.data(), threads));
     }
+  }
+
+  GptEval evaluate() const {
+    double sum = 0;
+    heldout_batches([&](double loss) { sum += loss; });
     GptEval r;
     r.step = step;
     r.heldout_loss = sum / static_cast<double>(o.eval_batches);
     r.heldout_perplexity = std::exp(r.heldout_loss);
+    return r;
+  }
+
+  GptSubsetLoss heldout_loss_where(const std::vector<bool>& targets) const {
+    if (targets.size() != s.V)
+      throw InputError(fmt::format("a mask of {} tokens for a vocabulary of {}", targets.size(), s.V));
+    double sum = 0;
+    GptSubsetLoss r;
+    heldout_batches([&](double) {
+      const std::vector<float>& losses = pass->losses();
+      for (std::size_t i = 0; i < tg.size(); ++i)
+        if (targets[static_cast<std::size_t>(tg[i])]) {
+          sum += losses[i];
+          ++r.targets;
+        }
+    });
+    r.positions = o.eval_batches * tg.size();
+    if (r.targets > 0) r.loss = sum / static_cast<double>(r.targets);
     return r;
   }
 };
@@ -303,6 +327,9 @@ bool GptTrainer::train(const train::TrainControl& control, const std::function<v
 
 bool GptTrainer::finished() const { return s_->step >= s_->o.steps; }
 GptEval GptTrainer::evaluate() const { return s_->evaluate(); }
+GptSubsetLoss GptTrainer::heldout_loss_where(const std::vector<bool>& targets) const {
+  return s_->heldout_loss_where(targets);
+}
 const nn::ModelShape& GptTrainer::shape() const { return s_->s; }
 const Weights& GptTrainer::weights() const { return s_->w; }
 const GptTrainOptions& GptTrainer::options() const { return s_->o; }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
@@ -37,6 +38,34 @@ std::vector<std::int32_t> encode_corpus(const train::Corpus& corpus, const text:
     }
   }
   return out;
+}
+
+RareTokens rare_tokens(std::span<const std::int32_t> stream, std::size_t V, double fraction) {
+  if (!(fraction > 0 && fraction <= 1))
+    throw InputError(fmt::format("a fraction of {} (it must be in (0, 1])", fraction));
+  if (stream.empty()) throw InputError("no tokens to count");
+  std::vector<std::uint64_t> count(V, 0);
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const std::int32_t t = stream[i];
+    if (t < 0 || static_cast<std::size_t>(t) >= V) throw IdError(t, i, static_cast<std::int64_t>(V));
+    ++count[static_cast<std::size_t>(t)];
+  }
+  std::vector<std::uint64_t> seen;
+  for (const std::uint64_t c : count)
+    if (c > 0) seen.push_back(c);
+  std::sort(seen.begin(), seen.end());
+  const auto k =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(fraction * static_cast<double>(seen.size()))));
+  RareTokens r;
+  r.seen = seen.size();
+  r.max_count = seen[k - 1];
+  r.mask.assign(V, false);
+  for (std::size_t t = 0; t < V; ++t)
+    if (count[t] > 0 && count[t] <= r.max_count) {
+      r.mask[t] = true;
+      ++r.rare;
+    }
+  return r;
 }
 
 }  // namespace lumen::model

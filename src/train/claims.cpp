@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <span>
 
+#include "lumen/core/cosine.hpp"
 #include "lumen/eval/correlation.hpp"
 #include "lumen/train/session.hpp"
 #include "lumen/train/vocabulary.hpp"
@@ -14,17 +15,6 @@
 namespace lumen::train {
 
 namespace {
-
-// Replaces every "{name}" of the text by spell(name).
-double cosine(std::span<const float> x, std::span<const float> y) {
-  double xy = 0, xx = 0, yy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    xy += static_cast<double>(x[i]) * y[i];
-    xx += static_cast<double>(x[i]) * x[i];
-    yy += static_cast<double>(y[i]) * y[i];
-  }
-  return xx > 0 && yy > 0 ? xy / std::sqrt(xx * yy) : 0.0;
-}
 
 // Related pairs against unrelated ones sharing a word: {a, related to a, unrelated to a}.
 using ProbeTriple = std::array<const char*, 3>;

@@ -42,6 +42,7 @@ GptClaimsOptions tiny(const std::string& corpus) {
   o.train.eval_batches = 2;
   o.train.threads = 1;
   o.train.max_words = 12;
+  o.analogies = std::string(LUMEN_DATA_DIR) + "/questions-words.txt";
   return o;
 }
 
@@ -49,7 +50,8 @@ SeedSpread spread(std::vector<double> v) { return seed_spread(v); }
 
 TEST(GptClaims, TrainsTiedAndUntiedPerSeedAndCountsTheirParameters) {
   Corpus c;
-  const auto o = tiny(c.path);
+  auto o = tiny(c.path);
+  o.rare_fraction = 0.5;  // so that some of the 32 held-out targets are rare
   std::vector<std::string> stages;
   const auto r = run_gpt_claims(o, [&](const train::ClaimsProgress& p) {
     const std::string s = std::string(p.stage) + (p.seeds ? std::to_string(p.seed_index) : "");
@@ -105,6 +107,31 @@ TEST(GptClaims, TrainsTiedAndUntiedPerSeedAndCountsTheirParameters) {
   EXPECT_EQ(j["verdict"], std::string(verdict_name(r.verdict)));
   EXPECT_EQ(j["seeds"].size(), 2u);
   EXPECT_DOUBLE_EQ(double(j["tied"]["perplexity"]["sd"]), r.tied.perplexity.sd);
+
+  // The rows model_claims.hpp adds, measured on the same models.
+  EXPECT_GT(r.rare_tokens, 0u);
+  EXPECT_LE(r.rare_tokens, r.seen_tokens);
+  EXPECT_GT(r.rare_targets, 0u);
+  EXPECT_LT(r.rare_targets, r.heldout_positions);
+  for (const auto* m : {&r.tied, &r.untied}) {
+    ASSERT_EQ(m->rare_loss.size(), 2u);
+    EXPECT_TRUE(std::isfinite(m->rare_loss[0]));
+    EXPECT_DOUBLE_EQ(m->rare.mean, (m->rare_loss[0] + m->rare_loss[1]) / 2);
+    ASSERT_EQ(m->depth.size(), 2u);
+    EXPECT_EQ(m->depth[0].layers, 2u);
+    EXPECT_EQ(m->depth[0].probe_layer, 1u);
+  }
+  EXPECT_EQ(r.rare_verdict, tying_verdict(r.tied.rare, r.untied.rare));
+  EXPECT_EQ(r.pairs.size(), 2u);  // one list per seed's untied model
+  EXPECT_TRUE(r.depth);
+  EXPECT_EQ(r.labels, "plural");
+  EXPECT_EQ(r.probe_gain.values.size(), 4u);  // every model: each seed's tied and untied
+  EXPECT_DOUBLE_EQ(r.probe_gain.values[1], r.untied.depth[0].probe_deeper - r.untied.depth[0].probe_row0);
+  EXPECT_EQ(j["rare_targets"]["verdict"], std::string(verdict_name(r.rare_verdict)));
+  EXPECT_EQ(j["depth"]["tied"].size(), 2u);
+  EXPECT_EQ(j["depth"]["probe_gain"]["verdict"], r.probe_gain.verdict);
+  EXPECT_EQ(j["function_words"]["pairs"].size(), 2u);
+  EXPECT_EQ(j["untied"]["rare_loss"].size(), 2u);
 }
 
 TEST(GptClaims, SameSeedSameRunDifferentSeedDifferentRun) {

@@ -6,6 +6,11 @@
 //
 // Seed k gives both models the same initial values for every tensor they share (the untied head is drawn last)
 // and the same training windows, so the per-seed difference is a paired one.
+//
+// The same models then measure three more claims (model_claims.hpp): held-out loss on rare target tokens, tied
+// against untied ("every row gets gradient as input and as target, so rare tokens learn faster"); function-word
+// pairs in the untied model's E against its head; and probe and analogy scores at row 0 against the best deeper
+// layer, over every model.
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -13,7 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "lumen/model/claim_figure.hpp"
 #include "lumen/model/gpt_trainer.hpp"
+#include "lumen/model/model_claims.hpp"
 #include "lumen/nn/params.hpp"
 #include "lumen/train/claims.hpp"
 
@@ -28,22 +35,22 @@ struct GptClaimsOptions {
   std::size_t seeds = 3;
   std::uint64_t first_seed = 1;  // seeds first_seed, first_seed + 1, ...
   GptTrainOptions train = gpt_claims_train_defaults();
+  double rare_fraction = 0.1;  // rare targets: the bottom decile of the training part's tokens by count
+  // The depth claim: the label set (a built-in name or a word<TAB>label file) and the analogy benchmark it is made
+  // from and scored on. analogies empty: not measured.
+  std::string labels = "plural";
+  std::string analogies;
 };
-
-// Mean and spread of one figure over the seeds. The spread is the sample standard deviation (n - 1; 0 for n = 1).
-struct SeedSpread {
-  double mean = 0, sd = 0, min = 0, max = 0;
-  std::size_t n = 0;
-};
-SeedSpread seed_spread(std::span<const double> values);
 
 enum class TyingVerdict {
   tied_lower,     // tied's mean + sd lies below untied's mean - sd: tied lower beyond the seed spread
   untied_lower,   // the other way round
   within_spread,  // the two mean +- sd intervals overlap: no difference beyond the seed spread
   single_seed,    // one seed: no spread to judge a difference against
+  not_measured,   // nothing to compare (no held-out target was rare)
 };
-std::string_view verdict_name(TyingVerdict v);  // "tied_lower", "untied_lower", "within_spread", "single_seed"
+// "tied_lower", "untied_lower", "within_spread", "single_seed", "not_measured"
+std::string_view verdict_name(TyingVerdict v);
 // Held-out perplexity (lower is better) of the tied and the untied models over the seeds.
 TyingVerdict tying_verdict(const SeedSpread& tied, const SeedSpread& untied);
 
@@ -53,6 +60,9 @@ struct GptClaimsModel {
   std::vector<double> heldout_loss;        // nats, one per seed
   std::vector<double> seconds;             // training time, one per seed
   SeedSpread perplexity;                   // over the seeds
+  std::vector<double> rare_loss;           // held-out loss (nats) on rare targets, one per seed
+  SeedSpread rare;                         // over the seeds
+  std::vector<DepthScores> depth;          // one per seed (when measured)
 };
 
 struct GptClaimsResult {
@@ -64,12 +74,26 @@ struct GptClaimsResult {
   GptClaimsModel tied, untied;
   std::size_t tied_lower_seeds = 0;  // seeds where the tied model's perplexity is the lower
   TyingVerdict verdict = TyingVerdict::single_seed;
+  // Rare targets (token_stream.hpp's rare_tokens of the training part).
+  double rare_fraction = 0;
+  std::size_t rare_tokens = 0, seen_tokens = 0;           // rare tokens, of the distinct tokens of the training part
+  std::uint64_t rare_max_count = 0;                       // a rare token occurs at most this often there
+  std::uint64_t rare_targets = 0, heldout_positions = 0;  // held-out positions scored, and those with a rare target
+  TyingVerdict rare_verdict = TyingVerdict::single_seed;  // lower rare-target loss (tying_verdict)
+  // Function-word pairs that occur in the training part, in each seed's untied model.
+  std::vector<std::vector<PairCosine>> pairs;  // (seeds)
+  ClaimFigure pair_gap;                        // input - head cosine, mean over pairs, over seeds
+  // Depth: deeper layer minus row 0 over every model (each seed's tied, then untied).
+  bool depth = false;
+  std::string labels;  // the label set's name
+  ClaimFigure probe_gain, analogy_gain;
   double seconds = 0;  // everything: the vocabulary, tokenizing, every model
 };
 
-// Throws OptionError in the trainer's option names (layers, d_model, ..., max_words) or "seeds" before any work,
-// InputError for a missing corpus (OptionText naming {corpus} and {skip_gpt}), InputError for a corpus too
-// short for a window of context + 1 tokens in both its parts, IoError if it cannot be read.
+// Throws OptionError in the trainer's option names (layers, d_model, ..., max_words), "seeds" or "rare_fraction"
+// before any work, InputError for a missing corpus (OptionText naming {corpus} and {skip_gpt}), InputError for a
+// corpus too short for a window of context + 1 tokens in both its parts, IoError if it (or the analogy benchmark)
+// cannot be read.
 GptClaimsResult run_gpt_claims(const GptClaimsOptions& options,
                                const std::function<void(const train::ClaimsProgress&)>& progress = {});
 

@@ -12,6 +12,7 @@
 // a resume needs (options, the stream's identity, step, weights, AdamW's moments).
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ struct GptEval {
   double seconds = 0;
 };
 
+// The held-out loss over only the positions whose target is one of a set of tokens.
+struct GptSubsetLoss {
+  double loss = std::numeric_limits<double>::quiet_NaN();  // mean cross-entropy (nats) there; NaN for none
+  std::uint64_t targets = 0;                               // positions whose target is in the set
+  std::uint64_t positions = 0;                             // every held-out position evaluated
+};
+
 struct GptStep {
   std::uint64_t step = 0, steps = 0;  // steps done, of all
   double loss = 0, grad_norm = 0;
@@ -74,6 +82,9 @@ class GptTrainer {
              const std::function<void(const GptEval&)>& on_eval = {});
   bool finished() const;
   GptEval evaluate() const;  // held-out loss with the current weights (train_loss 0)
+  // The same windows as evaluate(), the loss averaged over the positions whose target t has targets[t] (one flag per
+  // token of the vocabulary; InputError otherwise).
+  GptSubsetLoss heldout_loss_where(const std::vector<bool>& targets) const;
 
   void save_checkpoint(const std::string& path) const;
   // Throws ParseError for a foreign or damaged file, InputError if `tokens` is not the stream it was trained on.
