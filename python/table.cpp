@@ -535,10 +535,10 @@ Example:
         const Table& t = self->table;
         const search::Searcher& s = self->searcher();
         const search::QueryWord qa = search::lookup(t, word_bytes(a)), qb = search::lookup(t, word_bytes(b));
-        const search::Metric m = search::parse_metric(metric);
-        const float score = search::similarity(s, qa, qb, m);
+        const search::Metric kind = search::parse_metric(metric);
+        const float score = search::similarity(s, qa, qb, kind);
         if (!json) return py::float_(score);
-        return to_python(search::similarity_json(qa, qb, m, score, search::similarity_parts(s, qa, qb)));
+        return to_python(search::similarity_json(qa, qb, kind, score, search::similarity_parts(s, qa, qb)));
       },
       py::arg("a"), py::arg("b"), py::kw_only(), py::arg("metric") = "cosine", py::arg("json") = false, R"doc(
 The cosine (or dot, or euclidean distance) of two words. json=True: `lumen similarity --json`'s dict (w1, w2, id1,

@@ -183,6 +183,19 @@ TEST(CliTrain, ClaimsTrainTiedAndUntiedGptsOverSeeds) {
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("4. The tying claim again, on a transformer."), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("beyond the seed spread"), std::string::npos) << text.out;
+  for (const char* row : {"5. \"Tying acts as a regulariser", "6. \"'a' and 'an'", "7. \"The cleanest concept"})
+    EXPECT_NE(text.out.find(row), std::string::npos) << row << "\n" << text.out;
+  EXPECT_TRUE(g.contains("rare_targets"));
+  EXPECT_EQ(g["function_words"]["pairs"].size(), 2u);        // each seed's untied model
+  EXPECT_EQ(g["depth"]["probe_gain"]["values"].size(), 4u);  // every model
+  const std::set<std::string> depth = {"deeper_higher", "row0_higher", "within_spread"};
+  EXPECT_TRUE(depth.contains(std::string(g["depth"]["probe_gain"]["verdict"]))) << g["depth"];
+  auto skip = run("claims --skip-lm --json --analogies \"\"" + tiny, env);
+  ASSERT_EQ(skip.code, 0) << skip.err;
+  EXPECT_TRUE(nlohmann::json::parse(skip.out)["gpt_tying"]["depth"].is_null());
+  auto bad_fraction = run("claims --skip-lm --gpt-rare-fraction 2" + tiny, env);
+  EXPECT_EQ(bad_fraction.code, 2);
+  EXPECT_NE(bad_fraction.err.find("--gpt-rare-fraction"), std::string::npos) << bad_fraction.err;
 
   auto bad = run("claims --skip-lm" + shape + " --gpt-heads 3", env);
   EXPECT_EQ(bad.code, 2);
@@ -190,6 +203,22 @@ TEST(CliTrain, ClaimsTrainTiedAndUntiedGptsOverSeeds) {
   auto none = run("claims --skip-lm --corpus " + (d.path / "none.txt").string() + tiny, env);
   EXPECT_EQ(none.code, 1);
   EXPECT_NE(none.err.find("(give --corpus, or --skip-gpt)"), std::string::npos) << none.err;
+}
+
+TEST(CliTrain, ClaimsAboutACheckpoint) {
+  const std::string untied = std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2-untied-bf16";
+  auto r = run("claims --model " + untied + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["tied"].get<bool>());
+  EXPECT_EQ(j["depth"]["layers"], 3);
+  EXPECT_EQ(j["probe_gain"]["over"], "folds");
+  EXPECT_FALSE(j.contains("gpt_tying"));  // --model: that checkpoint's claims only
+  auto text = run("claims --model " + std::string(LUMEN_SOURCE_DIR) + "/tests/data/model/gpt2");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("not measured: the model is tied"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("best deeper layer minus row 0"), std::string::npos) << text.out;
+  EXPECT_EQ(run("claims --model /nonexistent/model").code, 1);
 }
 
 }  // namespace test_train
