@@ -13,9 +13,8 @@
 #include <numeric>
 #include <thread>
 
-#include <sys/mman.h>
-
 #include "lumen/core/error.hpp"
+#include "lumen/core/huge_pages.hpp"
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/eval/allowed_vocab.hpp"
@@ -42,9 +41,7 @@ Rows gathered_rows(std::size_t count) {
   const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
   void* p = std::aligned_alloc(kHuge, rounded);
   if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without it the pages are ordinary ones
-#endif
+  advise_huge_pages(p, rounded);
   return Rows(static_cast<float*>(p));
 }
 

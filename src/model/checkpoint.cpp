@@ -4,6 +4,7 @@
 // never runs half-loaded.
 #include "lumen/model/checkpoint.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
 #include "model/gguf_checkpoint.hpp"
+#include "model/weight_copy.hpp"
 
 namespace lumen::model {
 
@@ -59,6 +61,13 @@ class TensorSet {
 
   // The tensor `key` (prefix removed) of shape `shape`, as f32; transposed from (in, out) when `transpose`.
   std::vector<float> take(const std::string& key, const Shape& shape, bool transpose = false) {
+    std::vector<float> out;
+    take_into(out, key, shape, transpose);
+    return out;
+  }
+
+  // take(), appended to `out` (for Llama's q, k and v rows, one buffer).
+  void take_into(std::vector<float>& out, const std::string& key, const Shape& shape, bool transpose = false) {
     const auto it = by_name_.find(key);
     if (it == by_name_.end()) throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
     const io::SafetensorsFile& file = files_[it->second.file];
@@ -67,39 +76,23 @@ class TensorSet {
     if (t.shape != shape)
       throw InputError(fmt::format("{}: tensor '{}' has shape [{}]; config.json needs [{}]", path, t.name,
                                    fmt::join(t.shape, ", "), fmt::join(shape, ", ")));
+    if (t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16")
+      throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
     std::size_t n = 1;
     for (auto k : shape) n *= static_cast<std::size_t>(k);
-    std::vector<float> out(n);
-    const char* src = file.buffer() + t.begin;
-    if (t.dtype == "F32") {
-      std::memcpy(out.data(), src, n * 4);
-    } else if (t.dtype == "F16" || t.dtype == "BF16") {
-      const bool bf = t.dtype == "BF16";
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint16_t h;
-        std::memcpy(&h, src + 2 * i, 2);
-        out[i] = bf ? std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16) : f16_to_f32(h);
-      }
+    const io::GgmlType type = *io::ggml_type(t.dtype == "F32" ? 0 : t.dtype == "F16" ? 1 : 30);  // ggml's ids
+    const std::size_t at = 8 + file.header_bytes + t.begin;
+    if (transpose) {  // (in, out) -> (out, in), through one reused buffer
+      scratch_.clear();
+      append_f32(scratch_, *file.file, at, n, type, t.name);
+      append_transposed(out, scratch_, static_cast<std::size_t>(shape[0]), static_cast<std::size_t>(shape[1]));
     } else {
-      throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
+      append_f32(out, *file.file, at, n, type, t.name);
     }
-    for (std::size_t i = 0; i < n; ++i)
-      if (!std::isfinite(out[i]))
-        throw InputError(fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", path, t.name,
-                                     std::isnan(out[i]) ? "NaN" : "an infinity", i));
     dtypes_.insert(t.dtype);
     used_.insert(key);
     parameters_ += n;
-    if (transpose) {  // (in, out) -> (out, in)
-      const std::size_t rows = static_cast<std::size_t>(shape[0]), cols = static_cast<std::size_t>(shape[1]);
-      std::vector<float> tr(n);
-      for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t j = 0; j < cols; ++j) tr[j * rows + i] = out[i * cols + j];
-      return tr;
-    }
-    return out;
   }
-
   // Throws for a tensor nothing took (other than known buffers).
   void check_all_used(const std::string& what) const {
     for (const auto& [key, e] : by_name_)
@@ -135,9 +128,8 @@ class TensorSet {
   std::set<std::string> used_;
   std::set<std::string> dtypes_;
   std::size_t parameters_ = 0;
+  std::vector<float> scratch_;  // a transposed tensor as stored
 };
-
-void append(std::vector<float>& to, const std::vector<float>& from) { to.insert(to.end(), from.begin(), from.end()); }
 
 Weights take_gpt2(TensorSet& ts, const nn::ModelShape& s, const std::function<void()>& tick) {
   const std::uint64_t C = s.d, V = s.V, F = s.ffn;
@@ -177,13 +169,15 @@ Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<v
     const std::string l = fmt::format("layers.{}.", i);
     BlockWeights b;
     b.norm1_w = ts.take(l + "input_layernorm.weight", {C});
-    b.qkv_w = ts.take(l + "self_attn.q_proj.weight", {s.heads * hs, C});
-    append(b.qkv_w, ts.take(l + "self_attn.k_proj.weight", {s.kv_heads * hs, C}));
-    append(b.qkv_w, ts.take(l + "self_attn.v_proj.weight", {s.kv_heads * hs, C}));
+    b.qkv_w.reserve((s.heads + 2 * s.kv_heads) * hs * C);
+    ts.take_into(b.qkv_w, l + "self_attn.q_proj.weight", {s.heads * hs, C});
+    ts.take_into(b.qkv_w, l + "self_attn.k_proj.weight", {s.kv_heads * hs, C});
+    ts.take_into(b.qkv_w, l + "self_attn.v_proj.weight", {s.kv_heads * hs, C});
     b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs});
     b.norm2_w = ts.take(l + "post_attention_layernorm.weight", {C});
-    b.fc_w = ts.take(l + "mlp.gate_proj.weight", {F, C});
-    append(b.fc_w, ts.take(l + "mlp.up_proj.weight", {F, C}));
+    b.fc_w.reserve(2 * F * C);
+    ts.take_into(b.fc_w, l + "mlp.gate_proj.weight", {F, C});
+    ts.take_into(b.fc_w, l + "mlp.up_proj.weight", {F, C});
     b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F});
     w.blocks.push_back(std::move(b));
     tick();

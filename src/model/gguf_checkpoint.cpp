@@ -17,6 +17,7 @@
 #include "lumen/core/dtype.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/model/gguf_export.hpp"
+#include "model/weight_copy.hpp"
 
 namespace lumen::model {
 
@@ -122,24 +123,8 @@ class GgufTensors {
     if (cols % t->type.block != 0)
       throw InputError(fmt::format("{}: tensor '{}' rows of {} are not whole {} blocks of {}", path_, name, cols,
                                    t->type.name, t->type.block));
-    std::vector<float> out(n);
-    const char* src = g_.file->data() + t->begin;
-    if (t->type.name == "F32") {
-      std::memcpy(out.data(), src, n * sizeof(float));
-    } else if (t->type.name == "F16" || t->type.name == "BF16") {
-      const bool bf = t->type.name == "BF16";
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint16_t h;
-        std::memcpy(&h, src + 2 * i, 2);
-        out[i] = bf ? bf16_to_f32(h) : f16_to_f32(h);
-      }
-    } else {
-      io::dequantize_row(t->type, src, out.data(), n);
-    }
-    for (std::size_t i = 0; i < n; ++i)
-      if (!std::isfinite(out[i]))
-        throw InputError(fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", path_, name,
-                                     std::isnan(out[i]) ? "NaN" : "an infinity", i));
+    std::vector<float> out;
+    append_f32(out, *g_.file, t->begin, n, t->type, name);
     used_.insert(name);
     types_.insert(std::string(t->type.name));
     parameters_ += n;
@@ -166,14 +151,14 @@ class GgufTensors {
 
 void append(std::vector<float>& to, const std::vector<float>& from) { to.insert(to.end(), from.begin(), from.end()); }
 
-// q or k rows from GGUF's interleaved order back to Hugging Face's rotate-half one.
-std::vector<float> unpermuted(const std::vector<float>& w, std::size_t rows, std::size_t C, std::size_t hs) {
-  std::vector<float> out(w.size());
+// Appends q or k rows, from GGUF's interleaved order back to Hugging Face's rotate-half one.
+void append_unpermuted(std::vector<float>& out, const std::vector<float>& w, std::size_t rows, std::size_t C,
+                       std::size_t hs) {
+  reserve_more(out, rows * C);
   for (std::size_t r = 0; r < rows; ++r) {
     const float* from = w.data() + gguf_row_of_hf(r, hs) * C;
-    std::copy(from, from + C, out.begin() + static_cast<std::ptrdiff_t>(r * C));
+    out.insert(out.end(), from, from + C);
   }
-  return out;
 }
 
 Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void()>& tick) {
@@ -190,11 +175,13 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
     b.norm1_w = ts.take(blk + "attn_norm.weight", 1, C);
     b.norm2_w = ts.take(blk + "ffn_norm.weight", 1, C);
     if (llama) {
-      b.qkv_w = unpermuted(ts.take(blk + "attn_q.weight", NQ, C), NQ, C, hs);
-      append(b.qkv_w, unpermuted(ts.take(blk + "attn_k.weight", NKV, C), NKV, C, hs));
+      b.qkv_w.reserve((NQ + 2 * NKV) * C);
+      append_unpermuted(b.qkv_w, ts.take(blk + "attn_q.weight", NQ, C), NQ, C, hs);
+      append_unpermuted(b.qkv_w, ts.take(blk + "attn_k.weight", NKV, C), NKV, C, hs);
       append(b.qkv_w, ts.take(blk + "attn_v.weight", NKV, C));
       b.attn_proj_w = ts.take(blk + "attn_output.weight", C, NQ);
-      b.fc_w = ts.take(blk + "ffn_gate.weight", F, C);
+      b.fc_w.reserve(2 * F * C);
+      append(b.fc_w, ts.take(blk + "ffn_gate.weight", F, C));
       append(b.fc_w, ts.take(blk + "ffn_up.weight", F, C));
       b.proj_w = ts.take(blk + "ffn_down.weight", C, F);
     } else {
