@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <numbers>
 
 #include "lumen/core/error.hpp"
 #include "lumen/core/read_file.hpp"
+#include "lumen/model/ops.hpp"
 #include "model/gguf_checkpoint.hpp"
 
 namespace lumen::model {
@@ -179,6 +181,32 @@ nn::ModelShape shape_named(const std::string& name) {
   for (const auto& n : presets) known += (known.empty() ? "" : ", ") + n;
   throw UsageError(
       fmt::format("'{}' is neither a preset (known: {}) nor a checkpoint: no such file or directory", name, known));
+}
+
+std::vector<float> rope_freq_factors(const Config& c, std::size_t hs) {
+  if (!c.rope_freq_factors.empty()) {
+    if (c.rope_freq_factors.size() != hs / 2)
+      throw InputError(fmt::format("{}: {} RoPE frequency factors for heads of {} (it needs {})", c.path,
+                                   c.rope_freq_factors.size(), hs, hs / 2));
+    return c.rope_freq_factors;
+  }
+  std::vector<float> inv(hs / 2), out(hs / 2, 1.0f);
+  rope_inv_freq(inv.data(), hs, c.shape.rope_theta);
+  if (c.rope_factor <= 0) return out;
+  const double low_wavelen = c.rope_original_context / c.rope_low_freq_factor;
+  const double high_wavelen = c.rope_original_context / c.rope_high_freq_factor;
+  for (std::size_t i = 0; i < inv.size(); ++i) {
+    const double wavelen = 2 * std::numbers::pi / inv[i];
+    if (wavelen < high_wavelen) continue;
+    if (wavelen > low_wavelen) {
+      out[i] = static_cast<float>(c.rope_factor);
+      continue;
+    }
+    const double smooth = (c.rope_original_context / wavelen - c.rope_low_freq_factor) /
+                          (c.rope_high_freq_factor - c.rope_low_freq_factor);
+    out[i] = static_cast<float>(1.0 / ((1 - smooth) / c.rope_factor + smooth));
+  }
+  return out;
 }
 
 }  // namespace lumen::model

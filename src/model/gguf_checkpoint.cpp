@@ -81,11 +81,6 @@ Config config_of(const io::GgufFile& g, const std::string& path) {
     j["n_inner"] = m.size(key("feed_forward_length"));
     j["layer_norm_epsilon"] = m.number(key("attention.layer_norm_epsilon"), 1e-5);
   } else {
-    if (g.tensor("rope_freqs.weight") != nullptr)
-      throw InputError(
-          fmt::format("{}: rope_freqs.weight (Llama 3.1's rope scaling) is not read yet; lumen runs "
-                      "unscaled Llama GGUFs, and the Hugging Face directory of this model",
-                      path));
     const std::uint64_t heads = m.size(key("attention.head_count"));
     j["hidden_size"] = m.size(key("embedding_length"));
     j["num_hidden_layers"] = m.size(key("block_count"));
@@ -227,6 +222,9 @@ Transformer load_gguf_checkpoint(const std::string& path, LoadReport* report, co
   Weights w = take_weights(ts, config, [&] {
     if (progress) progress("load", ++done, total);
   });
+  // Llama 3.1's rope scaling, as llama.cpp's converter writes it: each frequency's divisor.
+  if (config.family == Family::llama && g.tensor("rope_freqs.weight") != nullptr)
+    config.rope_freq_factors = ts.take("rope_freqs.weight", 1, config.shape.d / config.shape.heads / 2);
   ts.check_all_used(fmt::format("a {} model with {} layers", family_name(config.family), config.shape.layers));
   if (report != nullptr) {
     report->files = {path};

@@ -116,11 +116,6 @@ void write_gguf(const std::string& path, const Transformer& model, const text::T
     throw UsageError(fmt::format("GGUF weights are written as f32 or f16, not {}", dtype_name(dtype)));
   const Config& c = model.config();
   const nn::ModelShape& s = c.shape;
-  if (c.rope_factor > 0)
-    throw InputError(
-        fmt::format("{}: Llama 3.1's rope scaling (rope_scaling in config.json) is not written to GGUF "
-                    "yet; lumen writes GPT-2 and unscaled Llama models",
-                    c.path));
   if (tokenizer.size() != s.V)
     throw InputError(fmt::format("the tokenizer has {} ids for a model of V = {}", tokenizer.size(), s.V));
   const bool llama = c.family == Family::llama;
@@ -151,6 +146,10 @@ void write_gguf(const std::string& path, const Transformer& model, const text::T
 
   const io::GgmlType matrix = type_of(dtype), f32 = type_of(DType::f32);
   add(g, "token_embd.weight", w.wte, V, C, matrix);
+  // Llama 3.1's rope_scaling as llama.cpp holds it: each RoPE frequency's divisor (alive until written).
+  const std::vector<float> freq_factors =
+      llama && (c.rope_factor > 0 || !c.rope_freq_factors.empty()) ? rope_freq_factors(c, hs) : std::vector<float>{};
+  if (!freq_factors.empty()) add(g, "rope_freqs.weight", freq_factors, 1, hs / 2, f32);
   if (!llama) add(g, "position_embd.weight", w.wpe, s.context, C, f32);
   std::vector<std::vector<float>> qk;  // a Llama's permuted q and k rows, alive until the file is written
   qk.reserve(2 * w.blocks.size());

@@ -24,24 +24,13 @@ void expect_size(const std::vector<float>& v, std::size_t n, const std::string& 
   if (v.size() != n) throw InputError(fmt::format("{} has {} values; the config needs {}", what, v.size(), n));
 }
 
-// RoPE frequencies, with Llama 3.1's rope_scaling applied as transformers does (_compute_llama3_parameters).
+// RoPE frequencies, each divided by its rope_freq_factors' divisor (Llama 3.1's scaling).
 std::vector<float> inv_freq_for(const Config& c, std::size_t hs) {
   std::vector<float> f(hs / 2);
   rope_inv_freq(f.data(), hs, c.shape.rope_theta);
-  if (c.rope_factor <= 0) return f;
-  const double low_wavelen = c.rope_original_context / c.rope_low_freq_factor;
-  const double high_wavelen = c.rope_original_context / c.rope_high_freq_factor;
-  for (float& x : f) {
-    const double wavelen = 2 * std::numbers::pi / x;
-    if (wavelen < high_wavelen) continue;
-    if (wavelen > low_wavelen) {
-      x = static_cast<float>(x / c.rope_factor);
-      continue;
-    }
-    const double smooth = (c.rope_original_context / wavelen - c.rope_low_freq_factor) /
-                          (c.rope_high_freq_factor - c.rope_low_freq_factor);
-    x = static_cast<float>((1 - smooth) * x / c.rope_factor + smooth * x);
-  }
+  if (c.rope_factor <= 0 && c.rope_freq_factors.empty()) return f;
+  const std::vector<float> divisor = rope_freq_factors(c, hs);
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] /= divisor[i];
   return f;
 }
 

@@ -1,6 +1,7 @@
 // GGUF models: each Hugging Face fixture written as GGUF (model::write_gguf) and read back runs to the same logits
 // (f32: bit for bit; f16: within the rounding of its weights), with its own tokenizer; a Llama's q/k rows go
-// through GGUF's interleaved order and back; other architectures and rope scaling are refused by name.
+// through GGUF's interleaved order and back; Llama 3.1's rope scaling goes as rope_freqs.weight, llama.cpp's
+// frequency divisors; other architectures are refused by name.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,6 +71,28 @@ class GgufModel : public ::testing::Test {
 TEST_F(GgufModel, Gpt2TiedF32IsBitForBit) { EXPECT_EQ(round_trip("gpt2", DType::f32), 0.0); }
 TEST_F(GgufModel, Gpt2UntiedF32IsBitForBit) { EXPECT_EQ(round_trip("gpt2-untied-bf16", DType::f32), 0.0); }
 TEST_F(GgufModel, LlamaGqaF32IsBitForBit) { EXPECT_EQ(round_trip("llama-sharded", DType::f32), 0.0); }
+TEST_F(GgufModel, LlamaRopeScaledF32IsBitForBit) {
+  // Llama 3.1's rope_scaling (config.json) written as rope_freqs.weight and read back as the same divisors.
+  EXPECT_EQ(round_trip("llama-tied-f16", DType::f32), 0.0);
+  const model::Config hf = model::load_checkpoint(fixture("llama-tied-f16")).config();
+  const model::Config g = model::load_checkpoint(out("llama-tied-f16.gguf")).config();
+  const std::size_t hs = hf.shape.d / hf.shape.heads;
+  const std::vector<float> want = model::rope_freq_factors(hf, hs);
+  EXPECT_EQ(g.rope_freq_factors, want);
+  EXPECT_EQ(model::rope_freq_factors(g, hs), want);
+  // The fixture's scaling (original context 16) divides the long wavelengths by its factor 8, blends the rest.
+  EXPECT_EQ(want.back(), 8.0f);
+  EXPECT_LT(want.front(), want.back());
+  EXPECT_TRUE(std::any_of(want.begin(), want.end(), [](float f) { return f > 1.0f && f < 8.0f; }));
+  // An unscaled model has no divisors to write, and reads as all 1.
+  const model::Config plain = model::load_checkpoint(fixture("llama-sharded")).config();
+  EXPECT_TRUE(plain.rope_freq_factors.empty());
+  EXPECT_EQ(model::rope_freq_factors(plain, hs), std::vector<float>(hs / 2, 1.0f));
+  model::Config wrong = g;
+  wrong.rope_freq_factors.pop_back();
+  EXPECT_THROW(model::rope_freq_factors(wrong, hs), InputError);
+}
+
 TEST_F(GgufModel, F16WithinItsRounding) {
   EXPECT_LT(round_trip("gpt2", DType::f16), 1e-2);
   EXPECT_LT(round_trip("llama-sharded", DType::f16), 1e-2);
@@ -102,10 +125,8 @@ TEST_F(GgufModel, RefusesOtherArchitecturesByName) {
 }
 
 TEST_F(GgufModel, RefusesWhatItCannotWrite) {
-  const model::Transformer scaled = model::load_checkpoint(fixture("llama-tied-f16"));  // Llama 3.1 rope scaling
+  const model::Transformer scaled = model::load_checkpoint(fixture("llama-tied-f16"));
   const auto tok = model::tokenizer_for(scaled, fixture("llama-tied-f16"));
-  EXPECT_THROW(model::write_gguf(out("scaled.gguf"), scaled, *tok, DType::f32, "x"), InputError);
-  EXPECT_FALSE(fs::exists(out("scaled.gguf")));
   const model::Transformer m = model::load_checkpoint(fixture("gpt2"));
   EXPECT_THROW(model::write_gguf(out("bf.gguf"), m, *tok, DType::bf16, "x"), UsageError);
   // A table is not a model.

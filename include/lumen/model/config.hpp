@@ -2,6 +2,7 @@
 // A checkpoint's config.json (Hugging Face GPT-2 or Llama) as the nn::ModelShape that `lumen params` counts, so
 // the calculator and the model that runs cannot disagree.
 #include <string>
+#include <vector>
 
 #include "lumen/nn/params.hpp"
 
@@ -16,7 +17,15 @@ struct Config {
   std::string path;        // the config.json read
   // Llama 3.1's rope_scaling {"rope_type": "llama3", ...}; factor 0: none.
   double rope_factor = 0, rope_low_freq_factor = 1, rope_high_freq_factor = 4, rope_original_context = 8192;
+  // The same scaling as a GGUF holds it (rope_freqs.weight, llama.cpp's "freq factors"): RoPE frequency i is
+  // divided by rope_freq_factors[i] (hs / 2 of them). Empty: none, or rope_factor's.
+  std::vector<float> rope_freq_factors;
 };
+
+// The divisor of each RoPE frequency (hs / 2) under Llama 3.1's rope_scaling as transformers applies it
+// (_compute_llama3_parameters): 1 for short wavelengths, rope_factor for long ones, a smooth blend between; or
+// rope_freq_factors as given. All 1 when the model is not scaled.
+std::vector<float> rope_freq_factors(const Config& c, std::size_t hs);
 
 // Parses config.json text. Throws ParseError (not JSON) or InputError naming `path` and the field for a missing,
 // mistyped or out-of-range field (sizes 1 .. 2^24 (V up to 2^31), heads dividing d, kv-heads dividing heads, an

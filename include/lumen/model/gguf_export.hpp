@@ -22,8 +22,8 @@
 
 namespace lumen::model {
 
-// dtype: f32 or f16 for the 2-D weights. name: general.name. Throws UsageError for another dtype, InputError for
-// a model GGUF cannot say (Llama 3.1's rope scaling; a tokenizer whose size is not the model's V).
+// dtype: f32 or f16 for the 2-D weights. name: general.name. Llama 3.1's rope scaling goes as rope_freqs.weight.
+// Throws UsageError for another dtype, InputError for a tokenizer whose size is not the model's V.
 void write_gguf(const std::string& path, const Transformer& model, const text::Tokenizer& tokenizer, DType dtype,
                 const std::string& name);
 
