@@ -19,6 +19,7 @@ ClaimFigure not_measured() {
 
 ClaimFigure probe_gain(const std::vector<DepthScores>& models) {
   std::vector<double> v;
+  v.reserve(models.size());
   for (const auto& m : models) v.push_back(m.probe_deeper - m.probe_row0);
   return judge_difference(std::move(v), "models", kDepthVerdicts);
 }
@@ -64,6 +65,7 @@ ClaimFigure pair_gap(const std::vector<std::vector<PairCosine>>& per_model) {
 ClaimFigure pair_gap(const std::vector<PairCosine>& pairs) {
   if (pairs.empty()) return not_measured();
   std::vector<double> v;
+  v.reserve(pairs.size());
   for (const auto& p : pairs) v.push_back(p.input - p.head);
   return judge_difference(std::move(v), "pairs", kPairVerdicts);
 }
