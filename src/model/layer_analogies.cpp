@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <unordered_set>
 
-#include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/model/model_run.hpp"
 #include "lumen/project/trajectory_plot.hpp"
@@ -54,11 +53,14 @@ LayerAnalogies analogy_layers(const Transformer& model, const text::Tokenizer& t
 }
 
 LayerAnalogiesRun run_layer_analogies(const LayerAnalogiesRequest& r, const eval::AnalogySet& set) {
-  const auto format = picture_format(r.output);
-  const OpenedModel o = open_model(r.checkpoint, r.tokenizer, r.output);
-  LayerAnalogiesRun run{r.checkpoint, analogy_layers(o.model, *o.tokenizer, set, r.context, r.options)};
-  if (format) write_file_atomic(r.output, render_layer_analogies(run.analogies, set.path, *format));
-  return run;
+  return measure_model(
+      r.checkpoint, r.tokenizer, r.output,
+      [&](const OpenedModel& o) {
+        return LayerAnalogiesRun{r.checkpoint, analogy_layers(o.model, *o.tokenizer, set, r.context, r.options)};
+      },
+      [&](const LayerAnalogiesRun& run, project::PlotFormat f) {
+        return render_layer_analogies(run.analogies, set.path, f);
+      });
 }
 
 std::string render_layer_analogies(const LayerAnalogies& a, const std::string& file, project::PlotFormat format) {

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <fmt/format.h>
 
-#include "lumen/core/atomic_file.hpp"
 #include "lumen/core/error.hpp"
 #include "lumen/core/utf8.hpp"
 #include "lumen/model/model_run.hpp"
@@ -95,11 +94,12 @@ LayerProbe probe_layers(const Transformer& model, const text::Tokenizer& tok, co
 }
 
 LayerProbeRun run_layer_probe(const LayerProbeRequest& r, const eval::LabelSet& labels) {
-  const auto format = picture_format(r.output);
-  const OpenedModel o = open_model(r.checkpoint, r.tokenizer, r.output);
-  LayerProbeRun run{r.checkpoint, probe_layers(o.model, *o.tokenizer, labels, r.context, r.options)};
-  if (format) write_file_atomic(r.output, render_layer_probe(run.probe, labels.name, *format));
-  return run;
+  return measure_model(
+      r.checkpoint, r.tokenizer, r.output,
+      [&](const OpenedModel& o) {
+        return LayerProbeRun{r.checkpoint, probe_layers(o.model, *o.tokenizer, labels, r.context, r.options)};
+      },
+      [&](const LayerProbeRun& run, project::PlotFormat f) { return render_layer_probe(run.probe, labels.name, f); });
 }
 
 std::string render_layer_probe(const LayerProbe& p, const std::string& labels, project::PlotFormat format) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "lumen/core/atomic_file.hpp"
 #include "lumen/model/checkpoint.hpp"
 #include "lumen/model/transformer.hpp"
 #include "lumen/project/plot.hpp"
@@ -27,5 +28,17 @@ struct OpenedModel {
 // (check_outputs_apart) when `output` would land on one of the checkpoint's files (its weights, config.json,
 // tokenizer files, the tokenizer named).
 OpenedModel open_model(const std::string& checkpoint, const std::string& tokenizer, const std::string& output);
+
+// The whole of such a command around its measurement: the picture's format checked, the model opened, then
+// measure(OpenedModel&) run, and render(result, format) written atomically at `output` when one is asked for.
+template <class Measure, class Render>
+auto measure_model(const std::string& checkpoint, const std::string& tokenizer, const std::string& output,
+                   Measure measure, Render render) {
+  const auto format = picture_format(output);
+  OpenedModel opened = open_model(checkpoint, tokenizer, output);
+  auto result = measure(opened);
+  if (format) write_file_atomic(output, render(result, *format));
+  return result;
+}
 
 }  // namespace lumen::model
