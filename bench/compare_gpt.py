@@ -441,12 +441,7 @@ def torch_train_step_time(threads, rounds, tied):
         opt.step()
 
     step()
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        step()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_time(step, rounds)
 
 
 def train_main(a):

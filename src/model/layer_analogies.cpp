@@ -41,10 +41,7 @@ LayerAnalogies analogy_layers(const Transformer& model, const text::Tokenizer& t
   for (std::size_t l = 0; l < out.vectors.layers.size(); ++l) {
     eval::AnalogyOptions o = options;
     o.restrict = 0;
-    if (options.progress)
-      o.progress = [&, l](const std::string&, std::uint64_t done, std::uint64_t total) {
-        options.progress(fmt::format("layer {}", l), done, total);
-      };
+    o.progress = layer_progress(options.progress, l);
     out.layers.push_back(eval::evaluate_analogies(out.vectors.layers[l], set, o));
     if (out.layers[l].total.accuracy() > out.layers[out.best].total.accuracy()) out.best = l;
   }

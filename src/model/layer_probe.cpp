@@ -72,6 +72,13 @@ LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& tok,
   return out;
 }
 
+ProgressFn layer_progress(const ProgressFn& progress, std::size_t layer) {
+  if (!progress) return {};
+  return [progress, layer](const std::string&, std::uint64_t done, std::uint64_t total) {
+    progress(fmt::format("layer {}", layer), done, total);
+  };
+}
+
 LayerProbe probe_layers(const Transformer& model, const text::Tokenizer& tok, const eval::LabelSet& labels,
                         const std::string& context, const eval::ProbeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -82,10 +89,7 @@ LayerProbe probe_layers(const Transformer& model, const text::Tokenizer& tok, co
   const std::size_t L = out.vectors.layers.size();
   for (std::size_t l = 0; l < L; ++l) {
     eval::ProbeOptions o = options;
-    if (options.progress)
-      o.progress = [&, l](const std::string&, std::uint64_t done, std::uint64_t total) {
-        options.progress(fmt::format("layer {}", l), done, total);
-      };
+    o.progress = layer_progress(options.progress, l);
     out.layers.push_back(eval::run_probe(out.vectors.layers[l], labels, o));
     if (out.layers[l].selectivity > out.layers[out.best].selectivity) out.best = l;
   }

@@ -42,6 +42,9 @@ LayerVectors layer_vectors(const Transformer& model, const text::Tokenizer& toke
                            const std::vector<std::string>& words, const std::string& context = kAloneContext,
                            std::size_t threads = 0, const ProgressFn& progress = {});
 
+// A per-layer measurement's progress: `progress` (none: none) with each call's stage named "layer i".
+ProgressFn layer_progress(const ProgressFn& progress, std::size_t layer);
+
 struct LayerProbe {
   LayerVectors vectors;
   std::vector<eval::ProbeResult> layers;  // (N+1): the probe on each layer's states, the same folds throughout
