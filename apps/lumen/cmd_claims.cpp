@@ -47,9 +47,11 @@ std::string pct(double x) { return std::isfinite(x) ? fmt::format("{:.1f}%", 100
 
 // "mean +- sd over n <over>": how a judged figure reads.
 std::string figure_text(const model::ClaimFigure& f, bool percent = false) {
-  const auto show = [&](double x) { return percent ? fmt::format("{:+.1f} points", 100.0 * x) : signed3(x); };
-  return fmt::format("{} +- {} over {} {}", show(f.spread.mean),
-                     percent ? show(f.spread.sd).substr(1) : signed3(f.spread.sd).substr(1), f.spread.n, f.over);
+  if (!std::isfinite(f.spread.mean)) return fmt::format("- over {} {}", f.spread.n, f.over);
+  if (percent)
+    return fmt::format("{:+.1f} points +- {:.1f} points over {} {}", 100.0 * f.spread.mean, 100.0 * f.spread.sd,
+                       f.spread.n, f.over);
+  return fmt::format("{:+.3f} +- {:.3f} over {} {}", f.spread.mean, f.spread.sd, f.spread.n, f.over);
 }
 
 // The verdict in words; `yes` and `no` say what the two outcomes beyond the spread mean.

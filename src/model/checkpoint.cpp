@@ -41,6 +41,12 @@ bool is_buffer(std::string_view name) {
          ends_with(name, "rotary_emb.inv_freq");
 }
 
+// A safetensors dtype (F32, F16 or BF16, checked by the caller) as the ggml type weight_copy reads: ggml's ids.
+io::GgmlType stored_type(const std::string& dtype) {
+  constexpr std::uint32_t kF32 = 0, kF16 = 1, kBF16 = 30;
+  return *io::ggml_type(dtype == "F32" ? kF32 : dtype == "F16" ? kF16 : kBF16);
+}
+
 class TensorSet {
  public:
   TensorSet(std::vector<io::SafetensorsFile> files, Family family) : files_(std::move(files)) {
@@ -80,7 +86,7 @@ class TensorSet {
       throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
     std::size_t n = 1;
     for (auto k : shape) n *= static_cast<std::size_t>(k);
-    const io::GgmlType type = *io::ggml_type(t.dtype == "F32" ? 0 : t.dtype == "F16" ? 1 : 30);  // ggml's ids
+    const io::GgmlType type = stored_type(t.dtype);
     const std::size_t at = 8 + file.header_bytes + t.begin;
     if (transpose) {  // (in, out) -> (out, in), through one reused buffer
       scratch_.clear();
