@@ -39,9 +39,8 @@ void dgemm(const ScopedBlasThreads& /*guard*/, Op ta, Op tb, std::size_t M, std:
 }
 
 void sgemv(const ScopedBlasThreads& /*guard*/, std::size_t M, std::size_t N, float alpha, const float* A,
-           std::size_t lda, const float* x, float beta, float* y) {
-  cblas_sgemv(CblasRowMajor, CblasNoTrans, narrow(M, "M"), narrow(N, "N"), alpha, A, narrow(lda, "lda"), x, 1, beta, y,
-              1);
+           std::size_t lda, const float* x, float beta, float* y, Op t) {
+  cblas_sgemv(CblasRowMajor, trans(t), narrow(M, "M"), narrow(N, "N"), alpha, A, narrow(lda, "lda"), x, 1, beta, y, 1);
 }
 
 void ssyrk(const ScopedBlasThreads& /*guard*/, Op t, std::size_t n, std::size_t k, float alpha, const float* A,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "lumen/core/error.hpp"
 #include "lumen/model/ops.hpp"
 #include "lumen/nn/linear.hpp"
 
@@ -11,7 +12,13 @@ namespace lumen::model {
 
 namespace {
 
-const float* bias_or_null(const std::vector<float>& b) { return b.empty() ? nullptr : b.data(); }
+const float* bias_or_null(const Param& b) { return b.empty() ? nullptr : b.data(); }
+
+// out (BT,OC) = inp (BT,C) . W^T + b, whichever layout W lies in.
+void linear(float* out, const float* inp, const Param& W, const Param& b, std::size_t BT, std::size_t C, std::size_t OC,
+            std::size_t threads) {
+  nn::matmul_forward(out, inp, W.data(), bias_or_null(b), BT, C, OC, threads, W.in_out());
+}
 
 void zero(std::vector<float>& v) { std::fill(v.begin(), v.end(), 0.0f); }
 
@@ -36,8 +43,8 @@ BlockGradScratch::BlockGradScratch(const nn::ModelShape& s, std::size_t B, std::
   dfch_act.resize(BT * F);
 }
 
-void norm_forward(float* out, float* mean, float* rstd, const float* inp, const std::vector<float>& w,
-                  const std::vector<float>& b, const nn::ModelShape& s, std::size_t BT) {
+void norm_forward(float* out, float* mean, float* rstd, const float* inp, const Param& w, const Param& b,
+                  const nn::ModelShape& s, std::size_t BT) {
   const auto eps = static_cast<float>(s.norm_eps);
   if (s.norm == nn::Norm::layernorm) layernorm_forward(out, mean, rstd, inp, w.data(), bias_or_null(b), BT, s.d, eps);
   else rmsnorm_forward(out, rstd, inp, w.data(), BT, s.d, eps);
@@ -48,22 +55,21 @@ void block_forward(float* out, const float* in, const BlockWeights& w, const nn:
   const std::size_t BT = B * T, C = s.d, F = s.ffn, NH = s.heads, NKV = s.kv_heads, hs = C / NH;
   const std::size_t qkvC = (NH + 2 * NKV) * hs;
   norm_forward(a.ln1.data(), a.ln1_mean.data(), a.ln1_rstd.data(), in, w.norm1_w, w.norm1_b, s, BT);  // (B,T,C)
-  nn::matmul_forward(a.qkv.data(), a.ln1.data(), w.qkv_w.data(), bias_or_null(w.qkv_b), BT, C, qkvC, threads);
+  linear(a.qkv.data(), a.ln1.data(), w.qkv_w, w.qkv_b, BT, C, qkvC, threads);
   if (rope_cos != nullptr) rope_forward(a.qkv.data(), rope_cos, rope_sin, B, T, NH, NKV, hs);  // (B,T,qkvC)
   attention_forward(a.atty.data(), a.att.empty() ? nullptr : a.att.data(), a.qkv.data(), B, T, NH, NKV, hs,
                     threads);  // (B,T,C)
-  nn::matmul_forward(a.tmp.data(), a.atty.data(), w.attn_proj_w.data(), bias_or_null(w.attn_proj_b), BT, C, C, threads);
+  linear(a.tmp.data(), a.atty.data(), w.attn_proj_w, w.attn_proj_b, BT, C, C, threads);
   residual_forward(a.res2.data(), in, a.tmp.data(), BT * C);
   norm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.res2.data(), w.norm2_w, w.norm2_b, s, BT);
   if (s.mlp == nn::Mlp::gelu) {
-    nn::matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, F, threads);  // (B,T,F)
+    linear(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, BT, C, F, threads);  // (B,T,F)
     gelu_forward(a.fch_act.data(), a.fch.data(), BT * F);
   } else {
-    nn::matmul_forward(a.fch.data(), a.ln2.data(), w.fc_w.data(), bias_or_null(w.fc_b), BT, C, 2 * F,
-                       threads);                            // (B,T,2F)
-    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F);  // (B,T,F)
+    linear(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, BT, C, 2 * F, threads);  // (B,T,2F)
+    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F);                      // (B,T,F)
   }
-  nn::matmul_forward(a.tmp.data(), a.fch_act.data(), w.proj_w.data(), bias_or_null(w.proj_b), BT, F, C, threads);
+  linear(a.tmp.data(), a.fch_act.data(), w.proj_w, w.proj_b, BT, F, C, threads);
   residual_forward(out, a.res2.data(), a.tmp.data(), BT * C);  // (B,T,C)
 }
 
@@ -71,6 +77,8 @@ void block_backward(float* dres, BlockWeights& g, const float* in, const BlockWe
                     const BlockActivations& a, BlockGradScratch& d, std::size_t B, std::size_t T, std::size_t threads) {
   const std::size_t BT = B * T, C = s.d, F = s.ffn, NH = s.heads, NKV = s.kv_heads, hs = C / NH;
   const std::size_t qkvC = (NH + 2 * NKV) * hs;
+  for (const Param* W : {&w.qkv_w, &w.attn_proj_w, &w.fc_w, &w.proj_w})
+    if (W->in_out()) throw Error("block_backward: training needs weights in (out, in) layout (own them first)");
   // The MLP branch: out = res2 + proj(gelu(fc(ln2(res2)))); dres holds d out and becomes d res2.
   zero(d.dfch_act);
   nn::matmul_backward(d.dfch_act.data(), g.proj_w.data(), g.proj_b.data(), dres, a.fch_act.data(), w.proj_w.data(), BT,

@@ -1,7 +1,7 @@
 // Loading a Hugging Face GPT-2 or Llama directory. Every tensor of the checkpoint is accounted for: each one the
-// architecture needs is taken once (shape checked against config.json, converted to f32, checked finite) and any
-// left over that is not a known buffer is an error, so a checkpoint of another architecture or a different depth
-// never runs half-loaded.
+// architecture needs is taken once (shape checked against config.json, used in place when F32, else converted to
+// f32; checked finite) and any left over that is not a known buffer is an error, so a checkpoint of another
+// architecture or a different depth never runs half-loaded.
 #include "lumen/model/checkpoint.hpp"
 
 #include <algorithm>
@@ -65,39 +65,33 @@ class TensorSet {
   bool has(const std::string& key) const { return by_name_.count(key) != 0; }
   void skip(const std::string& key) { used_.insert(key); }
 
-  // The tensor `key` (prefix removed) of shape `shape`, as f32; transposed from (in, out) when `transpose`.
-  std::vector<float> take(const std::string& key, const Shape& shape, bool transpose = false) {
+  // The tensor `key` (prefix removed) of shape `shape`, as f32: used in place in the map when it is F32 (a Conv1D
+  // `in_out` weight then stays (in, out) and the GEMM reads it so), else converted (and transposed to (out, in)).
+  Param take(const std::string& key, const Shape& shape, bool in_out = false) {
+    const Found f = find(key, shape);
+    if (auto view = weight_in_place(f.file->file, f.at, f.n, f.type, f.tensor->name,
+                                    in_out ? static_cast<std::size_t>(shape[0]) : 0)) {
+      used(key, *f.tensor, f.n);
+      return std::move(*view);
+    }
     std::vector<float> out;
-    take_into(out, key, shape, transpose);
+    take_into(out, key, shape, in_out);
     return out;
   }
 
-  // take(), appended to `out` (for Llama's q, k and v rows, one buffer).
+  // The tensor converted to f32 and appended to `out` (for Llama's q, k and v rows, one buffer); transposed from
+  // (in, out) when `transpose`.
   void take_into(std::vector<float>& out, const std::string& key, const Shape& shape, bool transpose = false) {
-    const auto it = by_name_.find(key);
-    if (it == by_name_.end()) throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
-    const io::SafetensorsFile& file = files_[it->second.file];
-    const io::SafetensorsTensor& t = *it->second.tensor;
-    const std::string& path = file.file->path();
-    if (t.shape != shape)
-      throw InputError(fmt::format("{}: tensor '{}' has shape [{}]; config.json needs [{}]", path, t.name,
-                                   fmt::join(t.shape, ", "), fmt::join(shape, ", ")));
-    if (t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16")
-      throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
-    std::size_t n = 1;
-    for (auto k : shape) n *= static_cast<std::size_t>(k);
-    const io::GgmlType type = stored_type(t.dtype);
-    const std::size_t at = 8 + file.header_bytes + t.begin;
+    const Found f = find(key, shape);
+    const io::MappedFile& file = *f.file->file;
     if (transpose) {  // (in, out) -> (out, in), through one reused buffer
       scratch_.clear();
-      append_f32(scratch_, *file.file, at, n, type, t.name);
-      append_transposed(out, scratch_, static_cast<std::size_t>(shape[0]), static_cast<std::size_t>(shape[1]));
+      append_f32(scratch_, file, f.at, f.n, f.type, f.tensor->name);
+      append_transposed(out, scratch_.data(), static_cast<std::size_t>(shape[0]), static_cast<std::size_t>(shape[1]));
     } else {
-      append_f32(out, *file.file, at, n, type, t.name);
+      append_f32(out, file, f.at, f.n, f.type, f.tensor->name);
     }
-    dtypes_.insert(t.dtype);
-    used_.insert(key);
-    parameters_ += n;
+    used(key, *f.tensor, f.n);
   }
   // Throws for a tensor nothing took (other than known buffers).
   void check_all_used(const std::string& what) const {
@@ -129,6 +123,35 @@ class TensorSet {
     std::size_t file;
     const io::SafetensorsTensor* tensor;
   };
+  struct Found {
+    const io::SafetensorsFile* file;
+    const io::SafetensorsTensor* tensor;
+    std::size_t at, n;  // its first byte in the file, its elements
+    io::GgmlType type;
+  };
+
+  // The tensor `key`, checked to be of shape `shape` and a type the loader reads.
+  Found find(const std::string& key, const Shape& shape) const {
+    const auto it = by_name_.find(key);
+    if (it == by_name_.end()) throw InputError(fmt::format("{}: missing tensor '{}'", where(), key));
+    const io::SafetensorsFile& file = files_[it->second.file];
+    const io::SafetensorsTensor& t = *it->second.tensor;
+    const std::string& path = file.file->path();
+    if (t.shape != shape)
+      throw InputError(fmt::format("{}: tensor '{}' has shape [{}]; config.json needs [{}]", path, t.name,
+                                   fmt::join(t.shape, ", "), fmt::join(shape, ", ")));
+    if (t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16")
+      throw InputError(fmt::format("{}: tensor '{}' is {}; expected F32, F16 or BF16", path, t.name, t.dtype));
+    std::size_t n = 1;
+    for (auto k : shape) n *= static_cast<std::size_t>(k);
+    return {&file, &t, 8 + file.header_bytes + t.begin, n, stored_type(t.dtype)};
+  }
+  void used(const std::string& key, const io::SafetensorsTensor& t, std::size_t n) {
+    dtypes_.insert(t.dtype);
+    used_.insert(key);
+    parameters_ += n;
+  }
+
   std::vector<io::SafetensorsFile> files_;
   std::map<std::string, Entry> by_name_;
   std::set<std::string> used_;
@@ -175,15 +198,18 @@ Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<v
     const std::string l = fmt::format("layers.{}.", i);
     BlockWeights b;
     b.norm1_w = ts.take(l + "input_layernorm.weight", {C});
-    b.qkv_w.reserve((s.heads + 2 * s.kv_heads) * hs * C);
-    ts.take_into(b.qkv_w, l + "self_attn.q_proj.weight", {s.heads * hs, C});
-    ts.take_into(b.qkv_w, l + "self_attn.k_proj.weight", {s.kv_heads * hs, C});
-    ts.take_into(b.qkv_w, l + "self_attn.v_proj.weight", {s.kv_heads * hs, C});
+    std::vector<float> qkv, fc;  // three tensors in one buffer, and two: copied
+    qkv.reserve((s.heads + 2 * s.kv_heads) * hs * C);
+    ts.take_into(qkv, l + "self_attn.q_proj.weight", {s.heads * hs, C});
+    ts.take_into(qkv, l + "self_attn.k_proj.weight", {s.kv_heads * hs, C});
+    ts.take_into(qkv, l + "self_attn.v_proj.weight", {s.kv_heads * hs, C});
+    b.qkv_w = std::move(qkv);
     b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs});
     b.norm2_w = ts.take(l + "post_attention_layernorm.weight", {C});
-    b.fc_w.reserve(2 * F * C);
-    ts.take_into(b.fc_w, l + "mlp.gate_proj.weight", {F, C});
-    ts.take_into(b.fc_w, l + "mlp.up_proj.weight", {F, C});
+    fc.reserve(2 * F * C);
+    ts.take_into(fc, l + "mlp.gate_proj.weight", {F, C});
+    ts.take_into(fc, l + "mlp.up_proj.weight", {F, C});
+    b.fc_w = std::move(fc);
     b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F});
     w.blocks.push_back(std::move(b));
     tick();

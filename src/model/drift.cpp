@@ -66,7 +66,7 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
   const std::size_t C = s.d, V = s.V, L = s.layers + 1;
   k = std::min<std::size_t>(std::max<std::size_t>(k, 1), V);
   Drift d;
-  const std::vector<float>& E = model.weights().wte;  // (V, C)
+  const Param& E = model.weights().wte;  // (V, C)
   std::vector<float> row_norm(V);
   for (std::size_t v = 0; v < V; ++v) {
     double n2 = 0;
@@ -135,7 +135,7 @@ Drift drift(const Transformer& model, const text::Tokenizer& tok, const std::str
   for (std::size_t c = 0; c < C; ++c) t2 += double(E[a.token * C + c]) * E[a.token * C + c];
   d.token_row_norm = std::sqrt(t2);
   if (d.learned_positions) {
-    const std::vector<float>& P = model.weights().wpe;
+    const Param& P = model.weights().wpe;
     double p2 = 0;
     for (std::size_t c = 0; c < C; ++c) {
       const double diff = double(P[a.position * C + c]) - P[b.position * C + c];

@@ -25,7 +25,7 @@ std::optional<std::int32_t> one_token(const text::Tokenizer& tok, const std::str
   return static_cast<std::int32_t>(ids[0]);
 }
 
-std::span<const float> row(const std::vector<float>& m, std::int32_t id, std::size_t C) {
+std::span<const float> row(const Param& m, std::int32_t id, std::size_t C) {
   return {m.data() + static_cast<std::size_t>(id) * C, C};
 }
 

@@ -1,6 +1,7 @@
 // A GGUF model (see gguf_checkpoint.hpp). The metadata is read into the config.json that Hugging Face would ship,
 // so one parser checks both; every tensor is accounted for, as for safetensors: each one the architecture needs
-// is taken once (shape checked, converted to f32, checked finite) and one left over is an error.
+// is taken once (shape checked, used in place when F32, else converted to f32; checked finite) and one left over is
+// an error.
 #include "model/gguf_checkpoint.hpp"
 
 #include <cmath>
@@ -102,27 +103,22 @@ class GgufTensors {
  public:
   GgufTensors(const io::GgufFile& g, std::string path) : g_(g), path_(std::move(path)) {}
 
-  // The tensor of (rows, cols) (a vector: rows == 1), as f32.
-  std::vector<float> take(const std::string& name, std::uint64_t rows, std::uint64_t cols) {
-    const io::GgufTensor* t = g_.tensor(name);
-    if (t == nullptr) throw InputError(fmt::format("{}: missing tensor '{}'", path_, name));
-    const std::vector<std::uint64_t> want =
-        rows == 1 ? std::vector<std::uint64_t>{cols} : std::vector<std::uint64_t>{cols, rows};
-    if (t->ne != want)
-      throw InputError(fmt::format("{}: tensor '{}' has ne [{}]; the metadata needs [{}]", path_, name,
-                                   fmt::join(t->ne, ", "), fmt::join(want, ", ")));
-    if (!t->type.readable)
-      throw InputError(fmt::format("{}: tensor '{}' is {}; lumen reads F32, F16, BF16, Q8_0, Q4_0, Q4_K and Q6_K",
-                                   path_, name, t->type.name));
-    const std::size_t n = rows * cols;
-    if (cols % t->type.block != 0)
-      throw InputError(fmt::format("{}: tensor '{}' rows of {} are not whole {} blocks of {}", path_, name, cols,
-                                   t->type.name, t->type.block));
+  // The tensor of (rows, cols) (a vector: rows == 1), as f32: used in place in the map when it is F32.
+  Param take(const std::string& name, std::uint64_t rows, std::uint64_t cols) {
+    const io::GgufTensor& t = find(name, rows, cols);
+    if (auto view = weight_in_place(g_.file, t.begin, rows * cols, t.type, name)) {
+      used(t, rows * cols);
+      return std::move(*view);
+    }
+    return copy(name, rows, cols);
+  }
+
+  // The tensor converted to owned f32 values (to be rearranged, or not a weight).
+  std::vector<float> copy(const std::string& name, std::uint64_t rows, std::uint64_t cols) {
+    const io::GgufTensor& t = find(name, rows, cols);
     std::vector<float> out;
-    append_f32(out, *g_.file, t->begin, n, t->type, name);
-    used_.insert(name);
-    types_.insert(std::string(t->type.name));
-    parameters_ += n;
+    append_f32(out, *g_.file, t.begin, rows * cols, t.type, name);
+    used(t, rows * cols);
     return out;
   }
 
@@ -138,6 +134,29 @@ class GgufTensors {
   std::size_t parameters() const { return parameters_; }
 
  private:
+  // The tensor `name`, checked to be of (rows, cols) and a type lumen reads.
+  const io::GgufTensor& find(const std::string& name, std::uint64_t rows, std::uint64_t cols) const {
+    const io::GgufTensor* t = g_.tensor(name);
+    if (t == nullptr) throw InputError(fmt::format("{}: missing tensor '{}'", path_, name));
+    const std::vector<std::uint64_t> want =
+        rows == 1 ? std::vector<std::uint64_t>{cols} : std::vector<std::uint64_t>{cols, rows};
+    if (t->ne != want)
+      throw InputError(fmt::format("{}: tensor '{}' has ne [{}]; the metadata needs [{}]", path_, name,
+                                   fmt::join(t->ne, ", "), fmt::join(want, ", ")));
+    if (!t->type.readable)
+      throw InputError(fmt::format("{}: tensor '{}' is {}; lumen reads F32, F16, BF16, Q8_0, Q4_0, Q4_K and Q6_K",
+                                   path_, name, t->type.name));
+    if (cols % t->type.block != 0)
+      throw InputError(fmt::format("{}: tensor '{}' rows of {} are not whole {} blocks of {}", path_, name, cols,
+                                   t->type.name, t->type.block));
+    return *t;
+  }
+  void used(const io::GgufTensor& t, std::size_t n) {
+    used_.insert(t.name);
+    types_.insert(std::string(t.type.name));
+    parameters_ += n;
+  }
+
   const io::GgufFile& g_;
   std::string path_;
   std::set<std::string> used_, types_;
@@ -170,14 +189,17 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
     b.norm1_w = ts.take(blk + "attn_norm.weight", 1, C);
     b.norm2_w = ts.take(blk + "ffn_norm.weight", 1, C);
     if (llama) {
-      b.qkv_w.reserve((NQ + 2 * NKV) * C);
-      append_unpermuted(b.qkv_w, ts.take(blk + "attn_q.weight", NQ, C), NQ, C, hs);
-      append_unpermuted(b.qkv_w, ts.take(blk + "attn_k.weight", NKV, C), NKV, C, hs);
-      append(b.qkv_w, ts.take(blk + "attn_v.weight", NKV, C));
+      std::vector<float> qkv, fc;  // q and k rows unpermuted, three tensors in one buffer, and two: copied
+      qkv.reserve((NQ + 2 * NKV) * C);
+      append_unpermuted(qkv, ts.copy(blk + "attn_q.weight", NQ, C), NQ, C, hs);
+      append_unpermuted(qkv, ts.copy(blk + "attn_k.weight", NKV, C), NKV, C, hs);
+      append(qkv, ts.copy(blk + "attn_v.weight", NKV, C));
+      b.qkv_w = std::move(qkv);
       b.attn_proj_w = ts.take(blk + "attn_output.weight", C, NQ);
-      b.fc_w.reserve(2 * F * C);
-      append(b.fc_w, ts.take(blk + "ffn_gate.weight", F, C));
-      append(b.fc_w, ts.take(blk + "ffn_up.weight", F, C));
+      fc.reserve(2 * F * C);
+      append(fc, ts.copy(blk + "ffn_gate.weight", F, C));
+      append(fc, ts.copy(blk + "ffn_up.weight", F, C));
+      b.fc_w = std::move(fc);
       b.proj_w = ts.take(blk + "ffn_down.weight", C, F);
     } else {
       b.norm1_b = ts.take(blk + "attn_norm.bias", 1, C);
@@ -224,7 +246,7 @@ Transformer load_gguf_checkpoint(const std::string& path, LoadReport* report, co
   });
   // Llama 3.1's rope scaling, as llama.cpp's converter writes it: each frequency's divisor.
   if (config.family == Family::llama && g.tensor("rope_freqs.weight") != nullptr)
-    config.rope_freq_factors = ts.take("rope_freqs.weight", 1, config.shape.d / config.shape.heads / 2);
+    config.rope_freq_factors = ts.copy("rope_freqs.weight", 1, config.shape.d / config.shape.heads / 2);
   ts.check_all_used(fmt::format("a {} model with {} layers", family_name(config.family), config.shape.layers));
   if (report != nullptr) {
     report->files = {path};

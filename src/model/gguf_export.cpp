@@ -2,9 +2,11 @@
 #include "lumen/model/gguf_export.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "io/ggml_types.hpp"
@@ -46,7 +48,7 @@ void add(io::GgufWriter& w, const std::string& name, const float* values, std::u
   });
 }
 
-void add(io::GgufWriter& w, const std::string& name, const std::vector<float>& values, std::uint64_t rows,
+void add(io::GgufWriter& w, const std::string& name, std::span<const float> values, std::uint64_t rows,
          std::uint64_t cols, const io::GgmlType& type) {
   if (values.size() != rows * cols)
     throw InputError(fmt::format("tensor '{}' holds {} values; its shape needs {}", name, values.size(), rows * cols));
@@ -151,18 +153,21 @@ void write_gguf(const std::string& path, const Transformer& model, const text::T
       llama && (c.rope_factor > 0 || !c.rope_freq_factors.empty()) ? rope_freq_factors(c, hs) : std::vector<float>{};
   if (!freq_factors.empty()) add(g, "rope_freqs.weight", freq_factors, 1, hs / 2, f32);
   if (!llama) add(g, "position_embd.weight", w.wpe, s.context, C, f32);
-  std::vector<std::vector<float>> qk;  // a Llama's permuted q and k rows, alive until the file is written
-  qk.reserve(2 * w.blocks.size());
+  // Rearranged copies, alive until the file is written: a Llama's permuted q and k rows, and GPT-2 weights used in
+  // place as Conv1D's (in, out), which GGUF holds as (out, in).
+  std::deque<std::vector<float>> copies;
+  const auto out_in = [&](const Param& p) -> std::span<const float> {
+    if (!p.in_out()) return p;
+    return copies.emplace_back(p.out_in());
+  };
   for (std::size_t i = 0; i < w.blocks.size(); ++i) {
     const BlockWeights& b = w.blocks[i];
     const std::string blk = fmt::format("blk.{}.", i);
     add(g, blk + "attn_norm.weight", b.norm1_w, 1, C, f32);
     add(g, blk + "ffn_norm.weight", b.norm2_w, 1, C, f32);
     if (llama) {
-      qk.push_back(permuted(b.qkv_w.data(), NQ, C, hs));
-      add(g, blk + "attn_q.weight", qk.back(), NQ, C, matrix);
-      qk.push_back(permuted(b.qkv_w.data() + NQ * C, NKV, C, hs));
-      add(g, blk + "attn_k.weight", qk.back(), NKV, C, matrix);
+      add(g, blk + "attn_q.weight", copies.emplace_back(permuted(b.qkv_w.data(), NQ, C, hs)), NQ, C, matrix);
+      add(g, blk + "attn_k.weight", copies.emplace_back(permuted(b.qkv_w.data() + NQ * C, NKV, C, hs)), NKV, C, matrix);
       add(g, blk + "attn_v.weight", b.qkv_w.data() + (NQ + NKV) * C, NKV, C, matrix);
       add(g, blk + "attn_output.weight", b.attn_proj_w, C, NQ, matrix);
       add(g, blk + "ffn_gate.weight", b.fc_w.data(), F, C, matrix);  // fc_w: the gate rows, then the up rows
@@ -171,13 +176,13 @@ void write_gguf(const std::string& path, const Transformer& model, const text::T
     } else {
       add(g, blk + "attn_norm.bias", b.norm1_b, 1, C, f32);
       add(g, blk + "ffn_norm.bias", b.norm2_b, 1, C, f32);
-      add(g, blk + "attn_qkv.weight", b.qkv_w, 3 * C, C, matrix);
+      add(g, blk + "attn_qkv.weight", out_in(b.qkv_w), 3 * C, C, matrix);
       add(g, blk + "attn_qkv.bias", b.qkv_b, 1, 3 * C, f32);
-      add(g, blk + "attn_output.weight", b.attn_proj_w, C, C, matrix);
+      add(g, blk + "attn_output.weight", out_in(b.attn_proj_w), C, C, matrix);
       add(g, blk + "attn_output.bias", b.attn_proj_b, 1, C, f32);
-      add(g, blk + "ffn_up.weight", b.fc_w, F, C, matrix);
+      add(g, blk + "ffn_up.weight", out_in(b.fc_w), F, C, matrix);
       add(g, blk + "ffn_up.bias", b.fc_b, 1, F, f32);
-      add(g, blk + "ffn_down.weight", b.proj_w, C, F, matrix);
+      add(g, blk + "ffn_down.weight", out_in(b.proj_w), C, F, matrix);
       add(g, blk + "ffn_down.bias", b.proj_b, 1, C, f32);
     }
   }

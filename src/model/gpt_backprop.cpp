@@ -40,8 +40,8 @@ const nn::ModelShape& checked(const nn::ModelShape& s, std::size_t B, std::size_
 
 }  // namespace
 
-std::vector<std::vector<float>*> tensors(Weights& w) {
-  std::vector<std::vector<float>*> t{&w.wte, &w.wpe};
+std::vector<Param*> tensors(Weights& w) {
+  std::vector<Param*> t{&w.wte, &w.wpe};
   for (BlockWeights& b : w.blocks)
     for (auto* p : {&b.norm1_w, &b.norm1_b, &b.qkv_w, &b.qkv_b, &b.attn_proj_w, &b.attn_proj_b, &b.norm2_w, &b.norm2_b,
                     &b.fc_w, &b.fc_b, &b.proj_w, &b.proj_b})
@@ -52,8 +52,8 @@ std::vector<std::vector<float>*> tensors(Weights& w) {
   return t;
 }
 
-std::vector<const std::vector<float>*> tensors(const Weights& w) {
-  std::vector<const std::vector<float>*> out;
+std::vector<const Param*> tensors(const Weights& w) {
+  std::vector<const Param*> out;
   for (auto* p : tensors(const_cast<Weights&>(w))) out.push_back(p);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
   return out;
 }
@@ -65,7 +65,7 @@ Weights zeros_like(const Weights& w) {
 }
 
 void set_zero(Weights& w) {
-  for (auto* t : tensors(w)) std::fill(t->begin(), t->end(), 0.0f);
+  for (auto* t : tensors(w)) t->assign(t->size(), 0.0f);
 }
 
 GptBackprop::GptBackprop(const nn::ModelShape& shape, std::size_t B, std::size_t T)
@@ -88,7 +88,7 @@ double GptBackprop::forward(const Weights& w, const std::int32_t* inputs, const 
   for (std::size_t i = 0; i < s_.layers; ++i)
     block_forward(res_[i + 1].data(), res_[i].data(), w.blocks[i], s_, layers_[i], nullptr, nullptr, B, T, threads);
   norm_forward(lnf_.data(), lnf_mean_.data(), lnf_rstd_.data(), res_.back().data(), w.normf_w, w.normf_b, s_, BT);
-  const std::vector<float>& head = w.lm_head.empty() ? w.wte : w.lm_head;                    // (V,C)
+  const Param& head = w.lm_head.empty() ? w.wte : w.lm_head;                                 // (V,C)
   nn::matmul_forward(logits_.data(), lnf_.data(), head.data(), nullptr, BT, C, V, threads);  // (B,T,V)
   return nn::cross_entropy(logits_, std::span<const std::int32_t>(targets, BT), V, threads, losses_);
 }

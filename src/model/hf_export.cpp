@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "lumen/core/read_file.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/text/tokenizer_json.hpp"
+#include "model/weight_copy.hpp"
 
 namespace lumen::model {
 
@@ -29,11 +31,11 @@ struct Tensor {
   std::vector<float> data;
 };
 
-// (out, in) -> (in, out): GPT-2's Conv1D keeps its weight transposed.
-std::vector<float> transposed(const std::vector<float>& w, std::size_t out, std::size_t in) {
-  std::vector<float> t(w.size());
-  for (std::size_t o = 0; o < out; ++o)
-    for (std::size_t i = 0; i < in; ++i) t[i * out + o] = w[o * in + i];
+// A linear weight (out, in) as GPT-2's Conv1D keeps it, (in, out): one loaded in place from such a file already is.
+std::vector<float> conv1d(const Param& w, std::size_t out, std::size_t in) {
+  if (w.in_out()) return {w.begin(), w.end()};
+  std::vector<float> t;
+  append_transposed(t, w.data(), out, in);
   return t;
 }
 
@@ -67,8 +69,8 @@ std::string gpt2_safetensors(const nn::ModelShape& s, const Weights& w) {
   check_trainable(s);
   const std::size_t C = s.d, F = s.ffn, V = s.V;
   std::vector<Tensor> ts;
-  const auto add = [&](std::string name, std::vector<std::size_t> shape, std::vector<float> data) {
-    ts.push_back({std::move(name), std::move(shape), std::move(data)});
+  const auto add = [&](std::string name, std::vector<std::size_t> shape, std::span<const float> data) {
+    ts.push_back({std::move(name), std::move(shape), {data.begin(), data.end()}});
   };
   add("transformer.wte.weight", {V, C}, w.wte);
   add("transformer.wpe.weight", {s.context, C}, w.wpe);
@@ -77,15 +79,15 @@ std::string gpt2_safetensors(const nn::ModelShape& s, const Weights& w) {
     const std::string h = fmt::format("transformer.h.{}.", i);
     add(h + "ln_1.weight", {C}, b.norm1_w);
     add(h + "ln_1.bias", {C}, b.norm1_b);
-    add(h + "attn.c_attn.weight", {C, 3 * C}, transposed(b.qkv_w, 3 * C, C));
+    add(h + "attn.c_attn.weight", {C, 3 * C}, conv1d(b.qkv_w, 3 * C, C));
     add(h + "attn.c_attn.bias", {3 * C}, b.qkv_b);
-    add(h + "attn.c_proj.weight", {C, C}, transposed(b.attn_proj_w, C, C));
+    add(h + "attn.c_proj.weight", {C, C}, conv1d(b.attn_proj_w, C, C));
     add(h + "attn.c_proj.bias", {C}, b.attn_proj_b);
     add(h + "ln_2.weight", {C}, b.norm2_w);
     add(h + "ln_2.bias", {C}, b.norm2_b);
-    add(h + "mlp.c_fc.weight", {C, F}, transposed(b.fc_w, F, C));
+    add(h + "mlp.c_fc.weight", {C, F}, conv1d(b.fc_w, F, C));
     add(h + "mlp.c_fc.bias", {F}, b.fc_b);
-    add(h + "mlp.c_proj.weight", {F, C}, transposed(b.proj_w, C, F));
+    add(h + "mlp.c_proj.weight", {F, C}, conv1d(b.proj_w, C, F));
     add(h + "mlp.c_proj.bias", {C}, b.proj_b);
   }
   add("transformer.ln_f.weight", {C}, w.normf_w);

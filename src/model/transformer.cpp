@@ -20,7 +20,7 @@ bool all_finite(const std::vector<float>& x) {
   return std::all_of(x.begin(), x.end(), [](float v) { return std::isfinite(v); });
 }
 
-void expect_size(const std::vector<float>& v, std::size_t n, const std::string& what) {
+void expect_size(const Param& v, std::size_t n, const std::string& what) {
   if (v.size() != n) throw InputError(fmt::format("{} has {} values; the config needs {}", what, v.size(), n));
 }
 
@@ -71,8 +71,8 @@ void Transformer::final_norm(float* out, const float* residual, std::size_t n) c
 }
 
 void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
-  const std::vector<float>& W = weights_.lm_head.empty() ? weights_.wte : weights_.lm_head;  // (V, C)
-  nn::matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads);
+  const Param& W = weights_.lm_head.empty() ? weights_.wte : weights_.lm_head;  // (V, C)
+  nn::matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads, W.in_out());
 }
 
 double Transformer::flops(std::size_t T, std::size_t head_rows) const {

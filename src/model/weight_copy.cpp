@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fmt/format.h>
 
 #include "lumen/core/error.hpp"
@@ -10,6 +11,43 @@
 #include "lumen/core/kernels.hpp"
 
 namespace lumen::model {
+
+namespace {
+
+// InputError at the first non-finite value of x (n floats, element `first` of the tensor) if there is one. The scan
+// tests exponent bits (all ones: NaN or infinity), which the compiler vectorises, and locates the value only then.
+void check_finite(const float* x, std::size_t n, std::size_t first, const std::string& path,
+                  const std::string& tensor) {
+  constexpr std::uint32_t kExponent = 0x7f800000u;
+  constexpr std::size_t kBlock = 4096;
+  for (std::size_t i = 0; i < n; i += kBlock) {
+    const std::size_t k = std::min(kBlock, n - i);
+    std::uint32_t bad = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, x + i + j, sizeof bits);
+      bad |= static_cast<std::uint32_t>((bits & kExponent) == kExponent);
+    }
+    if (bad == 0) continue;
+    for (std::size_t j = 0; j < k; ++j)
+      if (!std::isfinite(x[i + j]))
+        throw InputError(fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", path, tensor,
+                                     std::isnan(x[i + j]) ? "NaN" : "an infinity", first + i + j));
+  }
+}
+
+}  // namespace
+
+std::optional<Param> weight_in_place(const std::shared_ptr<const io::MappedFile>& file, std::size_t at, std::size_t n,
+                                     const io::GgmlType& type, const std::string& tensor, std::size_t in_out_rows) {
+  if (type.name != "F32" || n == 0 || at + n * sizeof(float) > file->size()) return std::nullopt;
+  const char* p = file->data() + at;
+  if (reinterpret_cast<std::uintptr_t>(p) % alignof(float) != 0) return std::nullopt;
+  const auto* x = reinterpret_cast<const float*>(p);
+  check_finite(x, n, 0, file->path(), tensor);
+  const std::size_t rows = in_out_rows > 0 ? in_out_rows : 1;
+  return Param::view(Matrix::borrow(x, rows, n / rows, DType::f32, file), in_out_rows > 0);
+}
 
 void reserve_more(std::vector<float>& v, std::size_t n) {
   v.reserve(v.size() + n);
@@ -36,15 +74,12 @@ void append_f32(std::vector<float>& out, const io::MappedFile& file, std::size_t
       else if (bf16) kernels::bf16_to_f32(half, wide.data(), k);
       else io::dequantize_row(type, raw.data(), wide.data(), k);
     }
-    for (std::size_t j = 0; j < k; ++j)
-      if (!std::isfinite(wide[j]))
-        throw InputError(fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", file.path(),
-                                     tensor, std::isnan(wide[j]) ? "NaN" : "an infinity", i + j));
+    check_finite(wide.data(), k, i, file.path(), tensor);
     out.insert(out.end(), wide.begin(), wide.begin() + static_cast<std::ptrdiff_t>(k));
   }
 }
 
-void append_transposed(std::vector<float>& out, const std::vector<float>& in, std::size_t rows, std::size_t cols) {
+void append_transposed(std::vector<float>& out, const float* in, std::size_t rows, std::size_t cols) {
   constexpr std::size_t kRows = 16;  // 64 bytes of each input row per block; the block stays in cache
   std::vector<float> block(kRows * rows);
   reserve_more(out, rows * cols);

@@ -5,7 +5,7 @@
 namespace lumen::nn {
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
-                    std::size_t OC, std::size_t threads) {
+                    std::size_t OC, std::size_t threads, bool weight_in_out) {
   if (BT == 0 || OC == 0) return;
   float beta = 0.0f;
   if (bias != nullptr) {
@@ -14,7 +14,12 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
     beta = 1.0f;
   }
   const ScopedBlasThreads guard(threads);
-  blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, OC, C, 1.0f, inp, C, weight, C, beta, out, OC);
+  // One row (the next token's step): a matrix-vector product reads the weight once, where sgemm first packs it.
+  if (BT == 1)
+    return blas::sgemv(guard, weight_in_out ? C : OC, weight_in_out ? OC : C, 1.0f, weight, weight_in_out ? OC : C, inp,
+                       beta, out, weight_in_out ? blas::Op::T : blas::Op::N);
+  if (weight_in_out) blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, OC, C, 1.0f, inp, C, weight, OC, beta, out, OC);
+  else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, OC, C, 1.0f, inp, C, weight, C, beta, out, OC);
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,

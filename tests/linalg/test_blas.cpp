@@ -88,6 +88,9 @@ TEST(Blas, VectorCallsMatchTheirSums) {
   std::vector<float> out(2, 1.0f);
   blas::sgemv(guard, 2, 3, 1.0f, A.data(), 3, x.data(), 1.0f, out.data());
   EXPECT_EQ(out, (std::vector<float>{15, 33}));
+  std::vector<float> t(3, 1.0f);  // A^T (3,2) . (1, 2)
+  blas::sgemv(guard, 2, 3, 1.0f, A.data(), 3, x.data(), 1.0f, t.data(), blas::Op::T);
+  EXPECT_EQ(t, (std::vector<float>{10, 13, 16}));
 }
 
 TEST(Blas, EigenSolversAgreeAndTheLargestComeFromDsyevr) {

@@ -83,7 +83,8 @@ TEST(GptTrainer, StopAndResumeIsBitForBit) {
     const auto a = tensors(straight.weights());
     const auto b = tensors(resumed.weights());
     ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(*a[i], *b[i]) << "tensor " << i << (tie ? " tied" : "");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_EQ(a[i]->out_in(), b[i]->out_in()) << "tensor " << i << (tie ? " tied" : "");
     ASSERT_EQ(straight.history().size(), resumed.history().size());
     for (std::size_t i = 0; i < straight.history().size(); ++i) {
       EXPECT_EQ(straight.history()[i].heldout_loss, resumed.history()[i].heldout_loss);

@@ -144,8 +144,8 @@ TEST(ModelClaims, PlantedRowsFlipThePairVerdict) {
     const std::vector<std::pair<const char*, const char*>> pairs = {{"a", "an"}, {"this", "that"}, {"he", "she"}};
     std::size_t k = 0;
     for (const auto& [a, b] : pairs) {
-      std::vector<float>& close = input_close ? w.wte : w.lm_head;
-      std::vector<float>& apart = input_close ? w.lm_head : w.wte;
+      Param& close = input_close ? w.wte : w.lm_head;
+      Param& apart = input_close ? w.lm_head : w.wte;
       close[id(a) * C + k] = close[id(b) * C + k] = 1.0f;
       apart[id(a) * C + k] = 1.0f;
       apart[id(b) * C + k] = -1.0f + 0.1f * static_cast<float>(k);

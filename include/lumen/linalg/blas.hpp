@@ -18,9 +18,9 @@ void sgemm(const ScopedBlasThreads& guard, Op ta, Op tb, std::size_t M, std::siz
 void dgemm(const ScopedBlasThreads& guard, Op ta, Op tb, std::size_t M, std::size_t N, std::size_t K, double alpha,
            const double* A, std::size_t lda, const double* B, std::size_t ldb, double beta, double* C, std::size_t ldc);
 
-// y (M) = alpha A (M,N) . x (N) + beta y
+// y (M) = alpha A (M,N) . x (N) + beta y; with Op::T, y (N) = alpha A^T . x (M) + beta y
 void sgemv(const ScopedBlasThreads& guard, std::size_t M, std::size_t N, float alpha, const float* A, std::size_t lda,
-           const float* x, float beta, float* y);
+           const float* x, float beta, float* y, Op t = Op::N);
 
 // The upper triangle of C (n,n) = alpha X Xᵀ + beta C, where X (n,k) is A for Op::N and Aᵀ for Op::T (A (k,n),
 // so Op::T gives AᵀA, a Gram matrix of columns). The lower triangle is left as it was.

@@ -28,8 +28,8 @@ struct BlockGradScratch {
 
 // The model's norm on BT rows of C: LayerNorm (w, b; b empty: none) or RMSNorm (w), by s.norm. mean, rstd (BT)
 // kept for backward, or nullptr (RMSNorm keeps no mean).
-void norm_forward(float* out, float* mean, float* rstd, const float* inp, const std::vector<float>& w,
-                  const std::vector<float>& b, const nn::ModelShape& s, std::size_t BT);
+void norm_forward(float* out, float* mean, float* rstd, const float* inp, const Param& w, const Param& b,
+                  const nn::ModelShape& s, std::size_t BT);
 
 // out (B,T,C) = the block on in (B,T,C); out may be in (the stream updated in place). rope_cos, rope_sin (T, hs/2)
 // for RoPE models (rope_tables), nullptr for learned positions.

@@ -28,10 +28,12 @@ std::string checkpoint_dir(const std::string& path);
 // `path` may also be a .gguf file (architectures gpt2 and llama; model/gguf_checkpoint.hpp).
 // Throws IoError (unreadable), ParseError (malformed file), InputError naming the file and the tensor for a missing
 // or extra tensor, a shape that disagrees with config.json, an unsupported dtype, or a NaN or infinite weight.
-// progress(done, total) is called per tensor.
+// progress(done, total) is called per tensor. F32 weights are used in place in the file's map (model/param.hpp),
+// which the model keeps open; other types are converted to owned f32.
 Transformer load_checkpoint(const std::string& path, LoadReport* report = nullptr, const ProgressFn& progress = {});
 
-// The loader over bytes in memory: config.json text and one safetensors file (fuzzing, tests).
+// The loader over bytes in memory: config.json text and one safetensors file (fuzzing, tests). F32 weights are used
+// in place: `safetensors` must outlive the model.
 Transformer load_checkpoint_from_memory(std::string_view config_json, std::string_view safetensors,
                                         LoadReport* report = nullptr);
 

@@ -20,8 +20,8 @@ void check_trainable(const nn::ModelShape& shape);
 Weights zeros_like(const Weights& w);
 void set_zero(Weights& w);
 // Every tensor of w in a fixed order (wte, wpe, per block norm1_w .. proj_b, normf_w, normf_b, lm_head if any).
-std::vector<std::vector<float>*> tensors(Weights& w);
-std::vector<const std::vector<float>*> tensors(const Weights& w);
+std::vector<Param*> tensors(Weights& w);
+std::vector<const Param*> tensors(const Weights& w);
 
 class GptBackprop {
  public:

@@ -1,0 +1,55 @@
+#pragma once
+// One parameter tensor of a transformer, as f32: owned values (initialised, trained, or converted at load), or a
+// view of values where they lie in a checkpoint's map (a borrowed Matrix: nothing copied, nothing zero-filled, the
+// map kept open by the view). A linear weight viewed in place may lie as (in, out), GPT-2's Conv1D layout, rather
+// than nn.Linear's (out, in); the forward's GEMM reads it with the transpose flag that fits (in_out()).
+//
+// Reading is the same either way. Anything that writes (training, tests editing a weight) goes through the non-const
+// accessors, which first copy a view into owned values in (out, in) layout: a view is never written through.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "lumen/core/matrix.hpp"
+
+namespace lumen::model {
+
+class Param {
+ public:
+  Param() = default;
+  Param(std::vector<float> values) : values_(std::move(values)) {}  // NOLINT(google-explicit-constructor)
+  // A view of `m` (f32, borrowed); in_out: a linear weight stored (in, out) = (m.rows(), m.cols()).
+  static Param view(Matrix m, bool in_out = false);
+
+  std::size_t size() const { return view_ ? view_->size() : values_.size(); }
+  bool empty() const { return size() == 0; }
+  const float* data() const { return view_ ? view_->f32().data() : values_.data(); }
+  const float* begin() const { return data(); }
+  const float* end() const { return data() + size(); }
+  float operator[](std::size_t i) const { return data()[i]; }
+  std::span<const float> span() const { return {data(), size()}; }
+  operator std::span<const float>() const { return span(); }  // NOLINT(google-explicit-constructor)
+
+  bool borrowed() const { return view_ != nullptr; }
+  bool in_out() const { return in_out_; }
+
+  // The values in nn.Linear's (out, in) layout (for a view stored (in, out), the transpose), as a copy.
+  std::vector<float> out_in() const;
+
+  // Writable values in (out, in) layout: a view is copied (transposed if (in, out)) into owned values first.
+  std::vector<float>& values();
+  float* data() { return values().data(); }
+  float* begin() { return data(); }
+  float* end() { return data() + size(); }
+  float& operator[](std::size_t i) { return values()[i]; }
+  void assign(std::size_t n, float v);
+  void clear() { assign(0, 0.0f); }
+
+ private:
+  std::vector<float> values_;
+  std::shared_ptr<const Matrix> view_;  // shared: a Weights copy (zeros_like) shares the view, never the map's bytes
+  bool in_out_ = false;
+};
+
+}  // namespace lumen::model
