@@ -4,8 +4,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -58,45 +56,115 @@ void put_token(std::vector<std::string>& tokens, std::size_t id, std::string byt
 
 }  // namespace
 
-std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, const std::string& vocab_bpe) {
-  const std::string enc_text = read_file(encoder_json);
-  const json enc = parse_json(enc_text, encoder_json);
-  if (!enc.is_object() || enc.empty())
-    throw ParseError(encoder_json, 0, 0, "expected a JSON object mapping token spellings to ids");
+namespace {
 
-  BpeModel model;
-  std::unordered_map<std::string, Id> by_spelling;
-  for (auto& [k, v] : enc.items()) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= kMaxId)
-      throw ParseError(encoder_json, 0, offset_of(enc_text, k),
-                       fmt::format("token \"{}\": expected an integer id in [0, {}), got {}", k, kMaxId, v.dump()));
-    const auto id = v.get<Id>();
-    if (static_cast<std::size_t>(id) < model.tokens.size() && !model.tokens[id].empty())
-      throw ParseError(encoder_json, 0, offset_of(enc_text, k), fmt::format("id {} is given twice", id));
-    put_token(model.tokens, static_cast<std::size_t>(id), raw_bytes(k, encoder_json, enc_text, "token"));
-    by_spelling.emplace(k, id);
+// encoder.json ({spelling: id}) read as it is parsed (SAX): no document of 50,000 nodes built to be walked once.
+// Each token's raw bytes go to `tokens` and its spelling to `by_spelling`.
+class EncoderReader : public nlohmann::json_sax<json> {
+ public:
+  EncoderReader(std::string_view text, const std::string& name, std::vector<std::string>& tokens,
+                std::unordered_map<std::string, Id>& by_spelling)
+      : text_(text), name_(name), tokens_(tokens), by_spelling_(by_spelling) {}
+
+  bool start_object(std::size_t /*elements*/) override {
+    if (depth_++ != 0) wrong_value("an object");
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    key_ = k;
+    return true;
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (depth_ != 1) not_an_object();
+    if (v >= static_cast<std::uint64_t>(kMaxId)) wrong_value(std::to_string(v));
+    const auto id = static_cast<Id>(v);
+    if (static_cast<std::size_t>(id) < tokens_.size() && !tokens_[id].empty())
+      throw ParseError(name_, 0, offset_of(text_, key_), fmt::format("id {} is given twice", id));
+    if (!by_spelling_.emplace(key_, id).second)
+      throw ParseError(name_, 0, offset_of(text_, key_), fmt::format("token \"{}\" is given twice", key_));
+    put_token(tokens_, static_cast<std::size_t>(id), raw_bytes(key_, name_, text_, "token"));
+    return true;
+  }
+  bool number_integer(number_integer_t v) override {
+    if (v >= 0) return number_unsigned(static_cast<number_unsigned_t>(v));
+    return wrong_value(std::to_string(v));
+  }
+  bool number_float(number_float_t v, const string_t& spelled) override {
+    return wrong_value(spelled.empty() ? std::to_string(v) : spelled);
+  }
+  bool null() override { return wrong_value("null"); }
+  bool boolean(bool v) override { return wrong_value(v ? "true" : "false"); }
+  bool string(string_t& v) override { return wrong_value(json(v).dump()); }
+  bool binary(binary_t& /*v*/) override { return wrong_value("binary"); }
+  bool start_array(std::size_t /*elements*/) override { return wrong_value("an array"); }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& e) override {
+    throw ParseError(name_, 0, position > 0 ? position - 1 : 0, fmt::format("not valid JSON: {}", e.what()));
   }
 
+ private:
+  [[noreturn]] void not_an_object() const {
+    throw ParseError(name_, 0, 0, "expected a JSON object mapping token spellings to ids");
+  }
+  bool wrong_value(const std::string& got) const {
+    if (depth_ == 0 || key_.empty()) not_an_object();
+    throw ParseError(name_, 0, offset_of(text_, key_),
+                     fmt::format("token \"{}\": expected an integer id in [0, {}), got {}", key_, kMaxId, got));
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  std::vector<std::string>& tokens_;
+  std::unordered_map<std::string, Id>& by_spelling_;
+  std::string key_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, const std::string& vocab_bpe) {
+  const std::string enc_text = read_file(encoder_json);
+  BpeModel model;
+  std::unordered_map<std::string, Id> by_spelling;
+  by_spelling.reserve(enc_text.size() / 16);  // GPT-2's: about 20 bytes a token
+  EncoderReader reader(enc_text, encoder_json, model.tokens, by_spelling);
+  try {
+    json::sax_parse(enc_text, &reader);
+  } catch (const json::exception& e) {  // e.g. a number too large for a double (out_of_range 406)
+    throw ParseError(encoder_json, 0, 0, fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (by_spelling.empty())
+    throw ParseError(encoder_json, 0, 0, "expected a JSON object mapping token spellings to ids");
+
   const std::string bpe_text = read_file(vocab_bpe);
-  std::istringstream in(bpe_text);
-  std::string line;
   std::uint64_t lineno = 0;
-  std::set<Id> made;  // tokens some merge makes
-  while (std::getline(in, line)) {
+  std::vector<char> made(model.tokens.size(), 0);  // by id: some merge makes it
+  std::string joined;                              // a + b, one buffer for every merge
+  for (std::size_t at = 0; at < bpe_text.size();) {
+    const std::size_t eol = std::min(bpe_text.find('\n', at), bpe_text.size());
+    std::string_view line(bpe_text.data() + at, eol - at);
+    at = eol + 1;
     ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || (lineno == 1 && line.starts_with("#version"))) continue;
     const auto sp = line.find(' ');
     if (sp == std::string::npos || sp == 0 || sp + 1 == line.size() || line.find(' ', sp + 1) != std::string::npos)
       throw ParseError(vocab_bpe, lineno, 0,
                        fmt::format("expected a merge \"A B\" (two tokens, one space), got \"{}\"", line));
-    const std::string a = line.substr(0, sp), b = line.substr(sp + 1);
-    auto ia = by_spelling.find(a), ib = by_spelling.find(b), im = by_spelling.find(a + b);
-    for (auto [it, s] : {std::pair{ia, a}, std::pair{ib, b}, std::pair{im, a + b}})
+    const std::string a(line.substr(0, sp)), b(line.substr(sp + 1));
+    joined.assign(a).append(b);
+    auto ia = by_spelling.find(a), ib = by_spelling.find(b), im = by_spelling.find(joined);
+    for (auto [it, s] : {std::pair{ia, std::string_view(a)}, std::pair{ib, std::string_view(b)},
+                         std::pair{im, std::string_view(joined)}})
       if (it == by_spelling.end())
         throw ParseError(vocab_bpe, lineno, 0, fmt::format("merge \"{}\": \"{}\" is not in {}", line, s, encoder_json));
     model.merges.push_back({ia->second, ib->second});
-    made.insert(im->second);
+    made[static_cast<std::size_t>(im->second)] = 1;
   }
   if (model.merges.empty()) throw ParseError(vocab_bpe, lineno, 0, "no merges (expected lines \"A B\" after #version)");
 
@@ -104,7 +172,7 @@ std::unique_ptr<Tokenizer> load_gpt2_files(const std::string& encoder_json, cons
   std::vector<AddedToken> added;
   for (std::size_t id = 0; id < model.tokens.size(); ++id) {
     std::string& t = model.tokens[id];
-    if (t.empty() || t.size() == 1 || made.count(static_cast<Id>(id))) continue;
+    if (t.empty() || t.size() == 1 || made[id] != 0) continue;
     added.push_back(AddedToken{t, static_cast<Id>(id), true});
     t.clear();
   }

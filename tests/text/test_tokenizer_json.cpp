@@ -218,6 +218,24 @@ TEST(Gpt2Files, MalformedFiles) {
   EXPECT_NE(error_of().find("not valid JSON"), std::string::npos) << error_of();
   std::ofstream(dir / "encoder.json") << "{\"a\": 0, \"b\": 1, \"ab\": 2}";
   EXPECT_NE(error_of().find("byte 0x"), std::string::npos) << error_of();
+  // encoder.json is read as it is parsed: each of these is refused, naming the token where there is one.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"[1, 2]", "expected a JSON object"},
+      {"{}", "expected a JSON object"},
+      {"{\"a\": 0, \"a\": 1}", "token \"a\" is given twice"},
+      {"{\"a\": 0, \"b\": 0}", "id 0 is given twice"},
+      {"{\"a\": -1}", "token \"a\": expected an integer id"},
+      {"{\"a\": 1.5}", "token \"a\": expected an integer id in [0, 4194304), got 1.5"},
+      {"{\"a\": \"0\"}", "got \"0\""},
+      {"{\"a\": {\"b\": 1}}", "got an object"},
+      {"{\"a\": [0]}", "got an array"},
+      {"{\"a\": 99999999}", "expected an integer id"},
+      {"{\"a\": 0} x", "not valid JSON"},
+  };
+  for (const auto& [text, want] : bad) {
+    std::ofstream(dir / "encoder.json") << text;
+    EXPECT_NE(error_of().find(want), std::string::npos) << text << ": " << error_of();
+  }
 }
 
 }  // namespace test_tokenizer_json
