@@ -43,10 +43,10 @@ std::optional<Param> weight_in_place(const std::shared_ptr<const io::MappedFile>
   if (type.name != "F32" || n == 0 || at + n * sizeof(float) > file->size()) return std::nullopt;
   const char* p = file->data() + at;
   if (reinterpret_cast<std::uintptr_t>(p) % alignof(float) != 0) return std::nullopt;
-  const auto* x = reinterpret_cast<const float*>(p);
-  check_finite(x, n, 0, file->path(), tensor);
   const std::size_t rows = in_out_rows > 0 ? in_out_rows : 1;
-  return Param::view(Matrix::borrow(x, rows, n / rows, DType::f32, file), in_out_rows > 0);
+  Matrix m = Matrix::borrow(p, rows, n / rows, DType::f32, file);
+  check_finite(m.f32().data(), n, 0, file->path(), tensor);
+  return Param::view(std::move(m), in_out_rows > 0);
 }
 
 void reserve_more(std::vector<float>& v, std::size_t n) {
