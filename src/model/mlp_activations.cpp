@@ -2,43 +2,25 @@
 #include <cmath>
 #include <numbers>
 
-#include "lumen/core/threads.hpp"
 #include "lumen/model/ops.hpp"
 
 namespace lumen::model {
 
-namespace {
-
-// Element-wise work is split over threads only past this many values: below it a thread costs more than it saves
-// (the next token's single row).
-constexpr std::size_t kParallelValues = std::size_t{1} << 16;
-
-std::size_t threads_for(std::size_t values, std::size_t threads) {
-  if (values < kParallelValues) return 1;
-  return threads == 0 ? default_threads() : threads;
-}
-
-}  // namespace
-
-void gelu_forward(float* out, const float* inp, std::size_t N, std::size_t threads) {
+void gelu_forward(float* out, const float* inp, std::size_t N) {
   const auto k = static_cast<float>(std::sqrt(2.0 / std::numbers::pi));
-  parallel_for(N, threads_for(N, threads), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const float x = inp[i];
-      out[i] = 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-    }
-  });
+  for (std::size_t i = 0; i < N; ++i) {
+    const float x = inp[i];
+    out[i] = 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+  }
 }
 
-void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F, std::size_t threads) {
-  parallel_for(BT, threads_for(BT * F, threads), [&](std::size_t begin, std::size_t end, std::size_t) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const float* gate = inp + i * 2 * F;  // (F)
-      const float* up = gate + F;           // (F)
-      float* o = out + i * F;
-      for (std::size_t j = 0; j < F; ++j) o[j] = gate[j] / (1.0f + std::exp(-gate[j])) * up[j];
-    }
-  });
+void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F) {
+  for (std::size_t i = 0; i < BT; ++i) {
+    const float* gate = inp + i * 2 * F;  // (F)
+    const float* up = gate + F;           // (F)
+    float* o = out + i * F;
+    for (std::size_t j = 0; j < F; ++j) o[j] = gate[j] / (1.0f + std::exp(-gate[j])) * up[j];
+  }
 }
 
 }  // namespace lumen::model

@@ -61,15 +61,13 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
 void attention_backward_reference(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
                                   std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs);
 
-// GELU, GPT-2's tanh form: out (N) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). On `threads` (0: the default
-// count) when N is large: element-wise, so the result is the same on any number.
-void gelu_forward(float* out, const float* inp, std::size_t N, std::size_t threads = 1);
+// GELU, GPT-2's tanh form: out (N) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+void gelu_forward(float* out, const float* inp, std::size_t N);
 // dinp (N) += gelu'(inp) * dout.
 void gelu_backward(float* dinp, const float* inp, const float* dout, std::size_t N);
 
 // SwiGLU (Llama): inp (B*T, 2F) holds gate then up; out (B*T,F) = silu(gate) * up, silu(x) = x / (1 + e^-x).
-// Rows on `threads` as gelu_forward.
-void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F, std::size_t threads = 1);
+void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F);
 
 // out (N) = a + b (the residual stream).
 void residual_forward(float* out, const float* a, const float* b, std::size_t N);
