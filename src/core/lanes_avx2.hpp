@@ -10,8 +10,9 @@ inline float reduce16(__m256 lo, __m256 hi) {
 }
 
 // Eight f32 lanes in one register, for kernels written once over a lane type (src/eval/analogy_kernels_simd.hpp,
-// src/train/kernels_simd.hpp, src/nn/gather_simd.hpp). + - * / on __m256 are the element-wise IEEE operations
-// (GCC's and Clang's vector extensions); the ISA flags' -ffp-contract=off keeps a * b + c two roundings.
+// src/train/kernels_simd.hpp, src/nn/gather_simd.hpp, src/nn/activations_simd.hpp). + - * / on __m256 are the
+// element-wise IEEE operations (GCC's and Clang's vector extensions); the ISA flags' -ffp-contract=off keeps
+// a * b + c two roundings.
 struct Lanes {
   using V = __m256;
   static constexpr std::size_t kWidth = 8;
@@ -27,4 +28,12 @@ struct Lanes {
   static void store_first(float* p, std::size_t m, V v) { _mm256_maskstore_ps(p, first(m), v); }
   // The bit mask of lanes where s > t (NaN: 0).
   static unsigned above(V s, V t) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(s, t, _CMP_GT_OQ))); }
+  // maxps / minps: a > b ? a : b and a < b ? a : b (b when either is NaN).
+  static V max(V a, V b) { return _mm256_max_ps(a, b); }
+  static V min(V a, V b) { return _mm256_min_ps(a, b); }
+  // The floats whose bits are (bits(k) - bias) << 23: 2^n from k = n + 1.5 * 2^23 (src/nn/activations_simd.hpp).
+  static V from_exponent(V k, unsigned bias) {
+    const auto b = _mm256_set1_epi32(static_cast<int>(bias));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_sub_epi32(_mm256_castps_si256(k), b), 23));
+  }
 };

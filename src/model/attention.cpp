@@ -9,6 +9,7 @@
 #include "lumen/core/threads.hpp"
 #include "lumen/linalg/blas.hpp"
 #include "lumen/model/ops.hpp"
+#include "lumen/nn/activations.hpp"
 
 namespace lumen::model {
 
@@ -39,12 +40,7 @@ void attention_forward(float* out, float* att, const float* qkv, std::size_t B, 
                     T);
         for (std::size_t t = r0; t < r1; ++t) {
           float* p = P + t * T;
-          float mx = p[0];
-          for (std::size_t u = 1; u <= t; ++u) mx = std::max(mx, p[u]);
-          float sum = 0;
-          for (std::size_t u = 0; u <= t; ++u) sum += (p[u] = std::exp(p[u] - mx));
-          const float inv = 1.0f / sum;
-          for (std::size_t u = 0; u <= t; ++u) p[u] *= inv;
+          nn::softmax(p, t + 1);
           std::fill(p + t + 1, p + T, 0.0f);  // the future: masked
         }
         blas::sgemm(guard, blas::Op::N, blas::Op::N, r1 - r0, hs, r1, 1.0f, P + r0 * T, T, v, ld, 0.0f, o + r0 * C, C);

@@ -64,10 +64,10 @@ void block_forward(float* out, const float* in, const BlockWeights& w, const nn:
   norm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.res2.data(), w.norm2_w, w.norm2_b, s, BT);
   if (s.mlp == nn::Mlp::gelu) {
     linear(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, BT, C, F, threads);  // (B,T,F)
-    gelu_forward(a.fch_act.data(), a.fch.data(), BT * F);
+    gelu_forward(a.fch_act.data(), a.fch.data(), BT * F, threads);
   } else {
     linear(a.fch.data(), a.ln2.data(), w.fc_w, w.fc_b, BT, C, 2 * F, threads);  // (B,T,2F)
-    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F);                      // (B,T,F)
+    swiglu_forward(a.fch_act.data(), a.fch.data(), BT, F, threads);             // (B,T,F)
   }
   linear(a.tmp.data(), a.fch_act.data(), w.proj_w, w.proj_b, BT, F, C, threads);
   residual_forward(out, a.res2.data(), a.tmp.data(), BT * C);  // (B,T,C)

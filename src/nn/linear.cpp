@@ -1,5 +1,8 @@
 #include "lumen/nn/linear.hpp"
 
+#include <algorithm>
+
+#include "lumen/core/threads.hpp"
 #include "lumen/linalg/blas.hpp"
 
 namespace lumen::nn {
@@ -13,13 +16,23 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
       for (std::size_t o = 0; o < OC; ++o) out[i * OC + o] = bias[o];
     beta = 1.0f;
   }
-  const ScopedBlasThreads guard(threads);
   // One row (the next token's step): a matrix-vector product reads the weight once, where sgemm first packs it.
-  if (BT == 1)
+  if (BT == 1) {
+    const ScopedBlasThreads guard(threads);
     return blas::sgemv(guard, weight_in_out ? C : OC, weight_in_out ? OC : C, 1.0f, weight, weight_in_out ? OC : C, inp,
                        beta, out, weight_in_out ? blas::Op::T : blas::Op::N);
-  if (weight_in_out) blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, OC, C, 1.0f, inp, C, weight, OC, beta, out, OC);
-  else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, OC, C, 1.0f, inp, C, weight, C, beta, out, OC);
+  }
+  // Column blocks of out on lumen's threads, each a single-threaded sgemm: OpenBLAS's own workers would spin
+  // (sched_yield) through the attention and activations that run on lumen's threads between the products, taking
+  // their cores. Blocks of 64 columns keep each product's panels whole.
+  const ScopedBlasThreads guard(1);
+  constexpr std::size_t kCols = 64;
+  parallel_for((OC + kCols - 1) / kCols, threads, [&](std::size_t b, std::size_t e, std::size_t) {
+    const std::size_t o0 = b * kCols, n = std::min(OC, e * kCols) - o0;
+    if (weight_in_out)
+      blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, weight + o0, OC, beta, out + o0, OC);
+    else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, weight + o0 * C, C, beta, out + o0, OC);
+  });
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,

@@ -61,13 +61,15 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
 void attention_backward_reference(float* dqkv, const float* dout, const float* qkv, const float* att, std::size_t B,
                                   std::size_t T, std::size_t NH, std::size_t NKV, std::size_t hs);
 
-// GELU, GPT-2's tanh form: out (N) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-void gelu_forward(float* out, const float* inp, std::size_t N);
+// GELU, GPT-2's tanh form: out (N) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), by nn::gelu on threads
+// (the same bits at any count).
+void gelu_forward(float* out, const float* inp, std::size_t N, std::size_t threads = 0);
 // dinp (N) += gelu'(inp) * dout.
 void gelu_backward(float* dinp, const float* inp, const float* dout, std::size_t N);
 
 // SwiGLU (Llama): inp (B*T, 2F) holds gate then up; out (B*T,F) = silu(gate) * up, silu(x) = x / (1 + e^-x).
-void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F);
+// By nn::silu_mul on threads (the same bits at any count).
+void swiglu_forward(float* out, const float* inp, std::size_t BT, std::size_t F, std::size_t threads = 0);
 
 // out (N) = a + b (the residual stream).
 void residual_forward(float* out, const float* a, const float* b, std::size_t N);
