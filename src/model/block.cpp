@@ -14,15 +14,20 @@ namespace {
 
 const float* bias_or_null(const Param& b) { return b.empty() ? nullptr : b.data(); }
 
-// out (BT,OC) = inp (BT,C) . W^T + b, whichever layout W lies in.
 void linear(float* out, const float* inp, const Param& W, const Param& b, std::size_t BT, std::size_t C, std::size_t OC,
             std::size_t threads) {
-  nn::matmul_forward(out, inp, W.data(), bias_or_null(b), BT, C, OC, threads, W.in_out());
+  linear_forward(out, inp, W, bias_or_null(b), BT, C, OC, threads);
 }
 
 void zero(std::vector<float>& v) { std::fill(v.begin(), v.end(), 0.0f); }
 
 }  // namespace
+
+void linear_forward(float* out, const float* inp, const Param& W, const float* bias, std::size_t BT, std::size_t C,
+                    std::size_t OC, std::size_t threads) {
+  if (W.dtype() == DType::f32) nn::matmul_forward(out, inp, W.data(), bias, BT, C, OC, threads, W.in_out());
+  else nn::matmul_forward(out, inp, W.half(), W.dtype() == DType::bf16, bias, BT, C, OC, threads, W.in_out());
+}
 
 BlockActivations::BlockActivations(const nn::ModelShape& s, std::size_t B, std::size_t T, bool keep_att) {
   const std::size_t BT = B * T, C = s.d, F = s.ffn, hs = C / s.heads, qkvC = (s.heads + 2 * s.kv_heads) * hs;

@@ -67,10 +67,12 @@ class TensorSet {
 
   // The tensor `key` (prefix removed) of shape `shape`, as f32: used in place in the map when it is F32 (a Conv1D
   // `in_out` weight then stays (in, out) and the GEMM reads it so), else converted (and transposed to (out, in)).
-  Param take(const std::string& key, const Shape& shape, bool in_out = false) {
+  // keep_half: a matrix the forward reads by tiles or rows (the blocks' linear weights, E, the head), which F16 and
+  // BF16 views keep at half size.
+  Param take(const std::string& key, const Shape& shape, bool in_out = false, bool keep_half = false) {
     const Found f = find(key, shape);
     if (auto view = weight_in_place(f.file->file, f.at, f.n, f.type, f.tensor->name,
-                                    in_out ? static_cast<std::size_t>(shape[0]) : 0)) {
+                                    in_out ? static_cast<std::size_t>(shape[0]) : 0, keep_half)) {
       used(key, *f.tensor, f.n);
       return std::move(*view);
     }
@@ -163,7 +165,7 @@ class TensorSet {
 Weights take_gpt2(TensorSet& ts, const nn::ModelShape& s, const std::function<void()>& tick) {
   const std::uint64_t C = s.d, V = s.V, F = s.ffn;
   Weights w;
-  w.wte = ts.take("wte.weight", {V, C});
+  w.wte = ts.take("wte.weight", {V, C}, false, true);
   w.wpe = ts.take("wpe.weight", {s.context, C});
   tick();
   for (std::uint64_t i = 0; i < s.layers; ++i) {
@@ -171,15 +173,15 @@ Weights take_gpt2(TensorSet& ts, const nn::ModelShape& s, const std::function<vo
     BlockWeights b;
     b.norm1_w = ts.take(h + "ln_1.weight", {C});
     b.norm1_b = ts.take(h + "ln_1.bias", {C});
-    b.qkv_w = ts.take(h + "attn.c_attn.weight", {C, 3 * C}, true);  // Conv1D: (in, out)
+    b.qkv_w = ts.take(h + "attn.c_attn.weight", {C, 3 * C}, true, true);  // Conv1D: (in, out)
     b.qkv_b = ts.take(h + "attn.c_attn.bias", {3 * C});
-    b.attn_proj_w = ts.take(h + "attn.c_proj.weight", {C, C}, true);
+    b.attn_proj_w = ts.take(h + "attn.c_proj.weight", {C, C}, true, true);
     b.attn_proj_b = ts.take(h + "attn.c_proj.bias", {C});
     b.norm2_w = ts.take(h + "ln_2.weight", {C});
     b.norm2_b = ts.take(h + "ln_2.bias", {C});
-    b.fc_w = ts.take(h + "mlp.c_fc.weight", {C, F}, true);
+    b.fc_w = ts.take(h + "mlp.c_fc.weight", {C, F}, true, true);
     b.fc_b = ts.take(h + "mlp.c_fc.bias", {F});
-    b.proj_w = ts.take(h + "mlp.c_proj.weight", {F, C}, true);
+    b.proj_w = ts.take(h + "mlp.c_proj.weight", {F, C}, true, true);
     b.proj_b = ts.take(h + "mlp.c_proj.bias", {C});
     w.blocks.push_back(std::move(b));
     tick();
@@ -192,7 +194,7 @@ Weights take_gpt2(TensorSet& ts, const nn::ModelShape& s, const std::function<vo
 Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<void()>& tick) {
   const std::uint64_t C = s.d, V = s.V, F = s.ffn, hs = s.d / s.heads;
   Weights w;
-  w.wte = ts.take("embed_tokens.weight", {V, C});
+  w.wte = ts.take("embed_tokens.weight", {V, C}, false, true);
   tick();
   for (std::uint64_t i = 0; i < s.layers; ++i) {
     const std::string l = fmt::format("layers.{}.", i);
@@ -204,13 +206,13 @@ Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<v
     ts.take_into(qkv, l + "self_attn.k_proj.weight", {s.kv_heads * hs, C});
     ts.take_into(qkv, l + "self_attn.v_proj.weight", {s.kv_heads * hs, C});
     b.qkv_w = std::move(qkv);
-    b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs});
+    b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs}, false, true);
     b.norm2_w = ts.take(l + "post_attention_layernorm.weight", {C});
     fc.reserve(2 * F * C);
     ts.take_into(fc, l + "mlp.gate_proj.weight", {F, C});
     ts.take_into(fc, l + "mlp.up_proj.weight", {F, C});
     b.fc_w = std::move(fc);
-    b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F});
+    b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F}, false, true);
     w.blocks.push_back(std::move(b));
     tick();
   }
@@ -231,7 +233,7 @@ Transformer assemble(Config config, TensorSet& ts, LoadReport* report, const Pro
     head = "tied (config.json tie_word_embeddings)";
     ts.skip("lm_head.weight");  // transformers ties it to E whatever the file holds
   } else if (ts.has("lm_head.weight")) {
-    w.lm_head = ts.take("lm_head.weight", {s.V, s.d});
+    w.lm_head = ts.take("lm_head.weight", {s.V, s.d}, false, true);
     head = "untied (lm_head.weight)";
   } else {
     head = "tied (no lm_head.weight in the checkpoint)";

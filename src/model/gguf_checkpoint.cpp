@@ -103,10 +103,12 @@ class GgufTensors {
  public:
   GgufTensors(const io::GgufFile& g, std::string path) : g_(g), path_(std::move(path)) {}
 
-  // The tensor of (rows, cols) (a vector: rows == 1), as f32: used in place in the map when it is F32.
-  Param take(const std::string& name, std::uint64_t rows, std::uint64_t cols) {
+  // The tensor of (rows, cols) (a vector: rows == 1), as f32: used in place in the map when it is F32. keep_half: a
+  // matrix the forward reads by tiles or rows (the blocks' linear weights, E, the head), which F16 and BF16 views
+  // keep at half size.
+  Param take(const std::string& name, std::uint64_t rows, std::uint64_t cols, bool keep_half = false) {
     const io::GgufTensor& t = find(name, rows, cols);
-    if (auto view = weight_in_place(g_.file, t.begin, rows * cols, t.type, name)) {
+    if (auto view = weight_in_place(g_.file, t.begin, rows * cols, t.type, name, 0, keep_half)) {
       used(t, rows * cols);
       return std::move(*view);
     }
@@ -180,7 +182,7 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
   const std::uint64_t C = s.d, V = s.V, F = s.ffn, hs = s.d / s.heads, NQ = s.heads * hs, NKV = s.kv_heads * hs;
   const bool llama = c.family == Family::llama;
   Weights w;
-  w.wte = ts.take("token_embd.weight", V, C);
+  w.wte = ts.take("token_embd.weight", V, C, true);
   if (!llama) w.wpe = ts.take("position_embd.weight", s.context, C);
   tick();
   for (std::uint64_t i = 0; i < s.layers; ++i) {
@@ -195,22 +197,22 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
       append_unpermuted(qkv, ts.copy(blk + "attn_k.weight", NKV, C), NKV, C, hs);
       append(qkv, ts.copy(blk + "attn_v.weight", NKV, C));
       b.qkv_w = std::move(qkv);
-      b.attn_proj_w = ts.take(blk + "attn_output.weight", C, NQ);
+      b.attn_proj_w = ts.take(blk + "attn_output.weight", C, NQ, true);
       fc.reserve(2 * F * C);
       append(fc, ts.copy(blk + "ffn_gate.weight", F, C));
       append(fc, ts.copy(blk + "ffn_up.weight", F, C));
       b.fc_w = std::move(fc);
-      b.proj_w = ts.take(blk + "ffn_down.weight", C, F);
+      b.proj_w = ts.take(blk + "ffn_down.weight", C, F, true);
     } else {
       b.norm1_b = ts.take(blk + "attn_norm.bias", 1, C);
       b.norm2_b = ts.take(blk + "ffn_norm.bias", 1, C);
-      b.qkv_w = ts.take(blk + "attn_qkv.weight", 3 * C, C);
+      b.qkv_w = ts.take(blk + "attn_qkv.weight", 3 * C, C, true);
       b.qkv_b = ts.take(blk + "attn_qkv.bias", 1, 3 * C);
-      b.attn_proj_w = ts.take(blk + "attn_output.weight", C, C);
+      b.attn_proj_w = ts.take(blk + "attn_output.weight", C, C, true);
       b.attn_proj_b = ts.take(blk + "attn_output.bias", 1, C);
-      b.fc_w = ts.take(blk + "ffn_up.weight", F, C);
+      b.fc_w = ts.take(blk + "ffn_up.weight", F, C, true);
       b.fc_b = ts.take(blk + "ffn_up.bias", 1, F);
-      b.proj_w = ts.take(blk + "ffn_down.weight", C, F);
+      b.proj_w = ts.take(blk + "ffn_down.weight", C, F, true);
       b.proj_b = ts.take(blk + "ffn_down.bias", 1, C);
     }
     w.blocks.push_back(std::move(b));
@@ -218,7 +220,7 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
   }
   w.normf_w = ts.take("output_norm.weight", 1, C);
   if (!llama) w.normf_b = ts.take("output_norm.bias", 1, C);
-  if (!s.tied) w.lm_head = ts.take("output.weight", V, C);
+  if (!s.tied) w.lm_head = ts.take("output.weight", V, C, true);
   tick();
   return w;
 }

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "lumen/core/error.hpp"
+#include "lumen/core/kernels.hpp"
 #include "lumen/model/block.hpp"
 #include "lumen/model/ops.hpp"
 #include "lumen/nn/linear.hpp"
@@ -72,7 +73,7 @@ void Transformer::final_norm(float* out, const float* residual, std::size_t n) c
 
 void Transformer::head(float* logits, const float* h, std::size_t n, std::size_t threads) const {
   const Param& W = weights_.lm_head.empty() ? weights_.wte : weights_.lm_head;  // (V, C)
-  nn::matmul_forward(logits, h, W.data(), nullptr, n, config_.shape.d, config_.shape.V, threads, W.in_out());
+  linear_forward(logits, h, W, nullptr, n, config_.shape.d, config_.shape.V, threads);
 }
 
 double Transformer::flops(std::size_t T, std::size_t head_rows) const {
@@ -85,6 +86,26 @@ double Transformer::flops(std::size_t T, std::size_t head_rows) const {
   return static_cast<double>(s.layers) * (2.0 * t * linear + attention) +
          2.0 * static_cast<double>(head_rows) * static_cast<double>(s.V) * C;
 }
+
+namespace {
+
+// out (T,C) = E's row of each id (+ the position's row of P, when the model learns positions). A half E (f16 or bf16
+// kept in place) is widened row by row; the f32 arithmetic is encoder_forward's.
+void embed(float* out, const std::vector<std::int32_t>& ids, const Param& E, const Param& P, std::size_t C) {
+  const std::size_t T = ids.size();
+  const float* pos = P.empty() ? nullptr : P.data();
+  if (E.dtype() == DType::f32) return encoder_forward(out, ids.data(), E.data(), pos, 1, T, C);
+  for (std::size_t t = 0; t < T; ++t) {
+    const std::uint16_t* row = E.half() + static_cast<std::size_t>(ids[t]) * C;
+    float* o = out + t * C;
+    if (E.dtype() == DType::f16) kernels::f16_to_f32(row, o, C);
+    else kernels::bf16_to_f32(row, o, C);
+    if (pos != nullptr)
+      for (std::size_t i = 0; i < C; ++i) o[i] = o[i] + pos[t * C + i];
+  }
+}
+
+}  // namespace
 
 ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const ForwardOptions& o) const {
   const nn::ModelShape& s = config_.shape;
@@ -107,8 +128,7 @@ ForwardResult Transformer::forward(const std::vector<std::int32_t>& ids, const F
   ForwardResult r;
   r.T = T;
   r.V = V;
-  encoder_forward(residual.data(), ids.data(), weights_.wte.data(),  // (T,C)
-                  weights_.wpe.empty() ? nullptr : weights_.wpe.data(), 1, T, C);
+  embed(residual.data(), ids, weights_.wte, weights_.wpe, C);  // (T,C)
   if (o.keep_layers) r.layers.push_back(residual);
   for (std::size_t l = 0; l < weights_.blocks.size(); ++l) {
     block_forward(residual.data(), residual.data(), weights_.blocks[l], s, a, cos.empty() ? nullptr : cos.data(),

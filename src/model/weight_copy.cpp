@@ -36,17 +36,39 @@ void check_finite(const float* x, std::size_t n, std::size_t first, const std::s
   }
 }
 
+// The same for f16 or bf16 bits: `exponent` is the format's exponent mask (all ones: NaN or infinity).
+void check_finite_half(const std::uint16_t* x, std::size_t n, std::uint16_t exponent, const std::string& path,
+                       const std::string& tensor) {
+  std::uint16_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) bad |= static_cast<std::uint16_t>((x[i] & exponent) == exponent);
+  if (bad == 0) return;
+  for (std::size_t i = 0; i < n; ++i)
+    if ((x[i] & exponent) == exponent)
+      throw InputError(
+          fmt::format("{}: tensor '{}' holds {} at element {}; weights must be finite", path, tensor,
+                      (x[i] & static_cast<std::uint16_t>(~exponent & 0x7fffu)) != 0 ? "NaN" : "an infinity", i));
+}
+
 }  // namespace
 
 std::optional<Param> weight_in_place(const std::shared_ptr<const io::MappedFile>& file, std::size_t at, std::size_t n,
-                                     const io::GgmlType& type, const std::string& tensor, std::size_t in_out_rows) {
-  if (type.name != "F32" || n == 0 || at + n * sizeof(float) > file->size()) return std::nullopt;
+                                     const io::GgmlType& type, const std::string& tensor, std::size_t in_out_rows,
+                                     bool keep_half) {
+  const bool f16 = type.name == "F16", bf16 = type.name == "BF16", half = keep_half && (f16 || bf16);
+  if (type.name != "F32" && !half) return std::nullopt;
+  const std::size_t width = half ? sizeof(std::uint16_t) : sizeof(float);
+  if (n == 0 || at + n * width > file->size()) return std::nullopt;
   const char* p = file->data() + at;
-  if (reinterpret_cast<std::uintptr_t>(p) % alignof(float) != 0) return std::nullopt;
+  if (reinterpret_cast<std::uintptr_t>(p) % width != 0) return std::nullopt;
   const std::size_t rows = in_out_rows > 0 ? in_out_rows : 1;
-  Matrix m = Matrix::borrow(p, rows, n / rows, DType::f32, file);
-  check_finite(m.f32().data(), n, 0, file->path(), tensor);
-  return Param::view(std::move(m), in_out_rows > 0);
+  Matrix m = Matrix::borrow(p, rows, n / rows, half ? (f16 ? DType::f16 : DType::bf16) : DType::f32, file);
+  if (!half) {
+    check_finite(m.f32().data(), n, 0, file->path(), tensor);
+    return Param::view(std::move(m), in_out_rows > 0);
+  }
+  Param w = Param::view(std::move(m), in_out_rows > 0);
+  check_finite_half(w.half(), n, f16 ? 0x7c00u : 0x7f80u, file->path(), tensor);
+  return w;
 }
 
 void reserve_more(std::vector<float>& v, std::size_t n) {

@@ -1,6 +1,7 @@
 #pragma once
 // A checkpoint's tensors as f32 weights, for both loaders (safetensors directories and GGUF files). F32 values at an
-// aligned address are used in place: a view of the file's map, nothing copied (weight_in_place). Anything else is
+// aligned address are used in place: a view of the file's map, nothing copied (weight_in_place); so are F16 and BF16
+// linear weights, kept at half size. Anything else is
 // copied: never zero-filled (reserved, then appended in order, so the first touch of each page is the copy), the
 // storage advised into huge pages, read from the file a chunk at a time (pread: the map is not touched, so its pages
 // never count in the process's memory beside the copy), widened or dequantised. Both are checked finite.
@@ -16,11 +17,13 @@
 
 namespace lumen::model {
 
-// The n elements stored as `type` at byte `at` of `file` as a view of its map, when they are F32 at an address
-// aligned for floats; nullopt otherwise (the caller copies). in_out_rows > 0: a linear weight stored (in, out) with
-// in = in_out_rows, viewed as such. InputError naming the file, `tensor` and the element for a NaN or an infinity.
+// The n elements stored as `type` at byte `at` of `file` as a view of its map, when they are F32 (or, keep_half,
+// F16 or BF16: a linear weight the forward widens a tile at a time) at an address aligned for them; nullopt
+// otherwise (the caller copies). in_out_rows > 0: a linear weight stored (in, out) with in = in_out_rows, viewed as
+// such. InputError naming the file, `tensor` and the element for a NaN or an infinity.
 std::optional<Param> weight_in_place(const std::shared_ptr<const io::MappedFile>& file, std::size_t at, std::size_t n,
-                                     const io::GgmlType& type, const std::string& tensor, std::size_t in_out_rows = 0);
+                                     const io::GgmlType& type, const std::string& tensor, std::size_t in_out_rows = 0,
+                                     bool keep_half = false);
 
 // Room for n more floats in v.
 void reserve_more(std::vector<float>& v, std::size_t n);

@@ -1,4 +1,5 @@
-// Weights used in place: a Param views a checkpoint's map (nothing copied) when the tensor is F32, GPT-2's Conv1D
+// Weights used in place: a Param views a checkpoint's map (nothing copied) when the tensor is F32 (and, for the
+// blocks' linear weights, F16 or BF16, kept at half size), GPT-2's Conv1D
 // weights stay (in, out) for the GEMM's transpose flag, and anything that writes gets an owned (out, in) copy first.
 #include <gtest/gtest.h>
 
@@ -59,9 +60,19 @@ TEST(Param, F32CheckpointsAreUsedInPlace) {
   EXPECT_TRUE(gpt2.weights().blocks[0].qkv_w.in_out());  // Conv1D, read with the transpose flag
   EXPECT_TRUE(gpt2.weights().blocks[0].norm1_w.borrowed());
 
-  const model::Transformer bf16 = model::load_checkpoint(fixture("gpt2-untied-bf16"));  // converted: owned
-  for (const auto* p : matrices(bf16)) EXPECT_FALSE(p->borrowed());
-  EXPECT_FALSE(bf16.weights().blocks[0].qkv_w.in_out());
+  // BF16: the blocks' linear weights, E and the head are kept at half size in place; the norms are converted.
+  const model::Transformer bf16 = model::load_checkpoint(fixture("gpt2-untied-bf16"));
+  for (const auto* p : {&bf16.weights().wte, &bf16.weights().lm_head}) {
+    EXPECT_TRUE(p->borrowed());
+    EXPECT_EQ(p->dtype(), DType::bf16);
+  }
+  EXPECT_FALSE(bf16.weights().blocks[0].norm1_w.borrowed());
+  for (const auto& b : bf16.weights().blocks)
+    for (const auto* p : {&b.qkv_w, &b.attn_proj_w, &b.fc_w, &b.proj_w}) {
+      EXPECT_TRUE(p->borrowed());
+      EXPECT_EQ(p->dtype(), DType::bf16);
+      EXPECT_TRUE(p->in_out());
+    }
 
   const model::Transformer llama = model::load_checkpoint(fixture("llama-sharded"));  // F32 in two shards
   EXPECT_TRUE(llama.weights().wte.borrowed());
@@ -86,6 +97,70 @@ TEST(Param, GgufF32IsUsedInPlaceAndLlamaQueryRowsAreCopied) {
   fs::remove_all(dir);
 }
 
+TEST(Param, AHalfViewWidensOnceWhenReadAsF32) {
+  // (in 2, out 3) in f16: 1, 2, 3 / 4, 5, 6 are exact.
+  auto keep = std::make_shared<std::vector<std::uint16_t>>();
+  for (float v : {1, 2, 3, 4, 5, 6}) keep->push_back(f32_to_f16(v));
+  model::Param p = model::Param::view(Matrix::borrow(keep->data(), 2, 3, DType::f16, keep), true);
+  const model::Param& cp = p;
+  EXPECT_EQ(cp.dtype(), DType::f16);
+  EXPECT_EQ(cp.half(), keep->data());
+  EXPECT_FALSE(cp.widened());
+  const model::Param shared = p;
+  EXPECT_EQ(std::vector<float>(cp.begin(), cp.end()), (std::vector<float>{1, 2, 3, 4, 5, 6}));  // the view's layout
+  EXPECT_TRUE(cp.widened());
+  EXPECT_EQ(shared.data(), cp.data());  // one widened copy for the view
+  EXPECT_EQ(cp.out_in(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(model::Param::view(Matrix::borrow(keep->data(), 3, 2, DType::f16, keep)).out_in(),
+            (std::vector<float>{1, 2, 3, 4, 5, 6}));  // (out, in) already; widened without a kept copy
+  p[1] = 7;                                           // writing owns f32 (out, in)
+  EXPECT_EQ(cp.dtype(), DType::f32);
+  EXPECT_EQ(cp.half(), nullptr);
+  EXPECT_EQ(p.values(), (std::vector<float>{1, 7, 2, 5, 3, 6}));
+  EXPECT_EQ(shared.dtype(), DType::f16);
+}
+
+// The largest |a - b| over the largest |a|, with |a| checked to be more than noise.
+double relative_error(const std::vector<float>& a, const std::vector<float>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double scale = 0, err = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    scale = std::max(scale, std::abs(double(a[i])));
+    err = std::max(err, std::abs(double(a[i]) - b[i]));
+  }
+  EXPECT_GT(scale, 0.1);
+  return err / scale;
+}
+
+TEST(Param, HalfWeightsRunWithoutWideningAndGiveTheWidenedLogits) {
+  // bf16 safetensors (GPT-2, Conv1D (in, out)) and an f16 GGUF (Llama and GPT-2, (out, in)): the forward widens
+  // tiles, never a whole weight, and its logits are those of the same values widened and owned.
+  const fs::path dir = fs::temp_directory_path() / ("lumen-param-half-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::vector<std::string> paths{fixture("gpt2-untied-bf16")};
+  for (const std::string name : {"gpt2", "llama-sharded"}) {
+    const model::Transformer hf = model::load_checkpoint(fixture(name));
+    paths.push_back((dir / (name + "-f16.gguf")).string());
+    model::write_gguf(paths.back(), hf, *model::tokenizer_for(hf, fixture(name)), DType::f16, name);
+  }
+  for (const auto& path : paths) {
+    const model::Transformer half = model::load_checkpoint(path);
+    EXPECT_NE(half.weights().blocks[0].proj_w.dtype(), DType::f32) << path;
+    model::Weights owned = half.weights();
+    for (auto* p : model::tensors(owned)) p->values();
+    const model::Transformer wide(half.config(), std::move(owned));
+    for (const std::vector<std::int32_t>& ids :
+         {std::vector<std::int32_t>{7}, std::vector<std::int32_t>{3, 1, 4, 1, 5}}) {
+      const auto a = half.forward(ids), b = wide.forward(ids);
+      EXPECT_LT(relative_error(a.logits, b.logits), 1e-6) << path << " T = " << ids.size();
+    }
+    EXPECT_NE(half.weights().wte.dtype(), DType::f32) << path;
+    for (const auto* p : matrices(half)) EXPECT_FALSE(p->widened()) << path;
+    EXPECT_FALSE(half.weights().lm_head.widened()) << path;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Param, InPlaceLogitsEqualOwnedOnes) {
   // The same checkpoint with every tensor owned in (out, in) layout (what a model fresh from training holds) runs
   // to the logits of the one read in place, at every length (T = 1 takes the matrix-vector path).
@@ -97,14 +172,7 @@ TEST(Param, InPlaceLogitsEqualOwnedOnes) {
   for (const std::vector<std::int32_t>& ids :
        {std::vector<std::int32_t>{7}, std::vector<std::int32_t>{3, 1, 4, 1, 5}}) {
     const auto a = mapped.forward(ids), b = copy.forward(ids);
-    ASSERT_EQ(a.logits.size(), b.logits.size());
-    double scale = 0, err = 0;
-    for (std::size_t i = 0; i < a.logits.size(); ++i) {
-      scale = std::max(scale, std::abs(double(a.logits[i])));
-      err = std::max(err, std::abs(double(a.logits[i]) - b.logits[i]));
-    }
-    EXPECT_GT(scale, 0.1);
-    EXPECT_LT(err / scale, 1e-6) << "T = " << ids.size();
+    EXPECT_LT(relative_error(a.logits, b.logits), 1e-6) << "T = " << ids.size();
   }
 }
 

@@ -31,6 +31,11 @@ struct BlockGradScratch {
 void norm_forward(float* out, float* mean, float* rstd, const float* inp, const Param& w, const Param& b,
                   const nn::ModelShape& s, std::size_t BT);
 
+// out (BT,OC) = inp (BT,C) . W^T + bias (nullptr: none), whichever layout and width W lies in: f32 (OC,C) or
+// (C,OC) (in_out), or f16/bf16 kept at half size, which nn::matmul_forward widens a tile at a time.
+void linear_forward(float* out, const float* inp, const Param& W, const float* bias, std::size_t BT, std::size_t C,
+                    std::size_t OC, std::size_t threads);
+
 // out (B,T,C) = the block on in (B,T,C); out may be in (the stream updated in place). rope_cos, rope_sin (T, hs/2)
 // for RoPE models (rope_tables), nullptr for learned positions.
 void block_forward(float* out, const float* in, const BlockWeights& w, const nn::ModelShape& s, BlockActivations& a,

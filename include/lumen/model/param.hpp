@@ -1,13 +1,19 @@
 #pragma once
 // One parameter tensor of a transformer, as f32: owned values (initialised, trained, or converted at load), or a
 // view of values where they lie in a checkpoint's map (a borrowed Matrix: nothing copied, nothing zero-filled, the
-// map kept open by the view). A linear weight viewed in place may lie as (in, out), GPT-2's Conv1D layout, rather
-// than nn.Linear's (out, in); the forward's GEMM reads it with the transpose flag that fits (in_out()).
+// map kept open by the view). A view may be f16 or bf16 (a linear weight kept at half size: the forward's GEMM
+// widens it a tile at a time, from half()); anything that reads it as f32 (data(), span(), out_in()) gets a widened
+// copy, made once, on first use, and kept with the view. A linear weight viewed in place may lie as (in, out), GPT-2's
+// Conv1D layout, rather than nn.Linear's (out, in); the forward's GEMM reads it with the transpose flag that fits
+// (in_out()).
 //
 // Reading is the same either way. Anything that writes (training, tests editing a weight) goes through the non-const
 // accessors, which first copy a view into owned values in (out, in) layout: a view is never written through.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -19,12 +25,13 @@ class Param {
  public:
   Param() = default;
   Param(std::vector<float> values) : values_(std::move(values)) {}  // NOLINT(google-explicit-constructor)
-  // A view of `m` (f32, borrowed); in_out: a linear weight stored (in, out) = (m.rows(), m.cols()).
+  // A view of `m` (f32, f16 or bf16, borrowed); in_out: a linear weight stored (in, out) = (m.rows(), m.cols()).
   static Param view(Matrix m, bool in_out = false);
 
   std::size_t size() const { return view_ ? view_->size() : values_.size(); }
   bool empty() const { return size() == 0; }
-  const float* data() const { return view_ ? view_->f32().data() : values_.data(); }
+  // The values as f32 (for a half view: its widened copy, made on the first call; thread-safe).
+  const float* data() const;
   const float* begin() const { return data(); }
   const float* end() const { return data() + size(); }
   float operator[](std::size_t i) const { return data()[i]; }
@@ -33,6 +40,11 @@ class Param {
 
   bool borrowed() const { return view_ != nullptr; }
   bool in_out() const { return in_out_; }
+  DType dtype() const { return view_ ? view_->dtype() : DType::f32; }
+  // A half view's stored bits (f16 or bf16, as dtype() says), in the view's layout; nullptr for f32.
+  const std::uint16_t* half() const;
+  // Whether data() has widened a half view (tests: the forward must not).
+  bool widened() const { return wide_ != nullptr && wide_->made; }
 
   // The values in nn.Linear's (out, in) layout (for a view stored (in, out), the transpose), as a copy.
   std::vector<float> out_in() const;
@@ -47,8 +59,14 @@ class Param {
   void clear() { assign(0, 0.0f); }
 
  private:
+  struct Wide {  // a half view's f32 copy, shared by the Params that share the view
+    std::once_flag once;
+    std::atomic<bool> made{false};
+    std::vector<float> values;
+  };
   std::vector<float> values_;
   std::shared_ptr<const Matrix> view_;  // shared: a Weights copy (zeros_like) shares the view, never the map's bytes
+  std::shared_ptr<Wide> wide_;          // half views only
   bool in_out_ = false;
 };
 
