@@ -4,15 +4,20 @@
 // for GFLOP/s against it. Counters: GFLOP/s of the forward (2 per multiply-add, causal attention counted as half).
 // Training: one step (forward, backward, gradient clipping, AdamW) of the tiny GPT of `lumen train gpt`'s issue
 // (V 50257, d 128, 4 layers, 4 heads, context 128, batch 8), tied and untied.
+// A checkpoint's forward (the next-token logits after 1024 tokens, or its context if shorter) when
+// LUMEN_BENCH_CHECKPOINT names one: a GGUF file or model directory, its weights as they load (f16 stays f16), for
+// bench/compare_gpt.py's f16-against-f16 row.
 // Threads: LUMEN_BENCH_THREADS (default: all cores); OpenBLAS is set to the same count.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 #include "lumen/core/rng.hpp"
 #include "lumen/core/threads.hpp"
 #include "lumen/linalg/blas.hpp"
+#include "lumen/model/checkpoint.hpp"
 #include "lumen/model/gpt_backprop.hpp"
 #include "lumen/model/gpt_trainer.hpp"
 #include "lumen/model/schedule.hpp"
@@ -84,6 +89,23 @@ void forward(benchmark::State& state, bool last_only) {
   state.counters["GFLOPs"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+void BM_CheckpointForwardLastLogits(benchmark::State& state) {
+  const char* path = std::getenv("LUMEN_BENCH_CHECKPOINT");
+  if (path == nullptr) {
+    state.SkipWithError("set LUMEN_BENCH_CHECKPOINT to a GGUF file or model directory");
+    return;
+  }
+  const lumen::model::Transformer m = lumen::model::load_checkpoint(path);
+  const std::size_t T = std::min<std::size_t>(1024, m.shape().context);
+  std::vector<std::int32_t> x = ids(T);
+  for (auto& id : x) id %= static_cast<std::int32_t>(m.shape().V);
+  lumen::model::ForwardOptions o;
+  o.threads = threads();
+  o.last_only = true;
+  for (auto _ : state) benchmark::DoNotOptimize(m.forward(x, o).logits.data());
+  state.counters["GFLOPs"] = benchmark::Counter(m.flops(T, 1) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void BM_Gpt2SmallForward(benchmark::State& state) { forward(state, false); }
 void BM_Gpt2SmallForwardLastLogits(benchmark::State& state) { forward(state, true); }
 
@@ -150,4 +172,5 @@ BENCHMARK(BM_SgemmPeak)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Gpt2SmallHead)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Gpt2SmallForward)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Gpt2SmallForwardLastLogits)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_CheckpointForwardLastLogits)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK_MAIN();

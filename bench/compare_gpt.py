@@ -13,7 +13,9 @@
    bench/llama_cpp_eval.mjs: a random GPT-2-small checkpoint (Hugging Face layout, f32, tied, GPT-2's tokenizer files)
    is written to a temporary directory, `lumen convert` writes it as f32 and f16 GGUF, and llama.cpp's prompt
    processing of the same 1024 ids (one batch; llama.cpp computes the logits of the last position only) is timed
-   beside lumen's next-token forward, all in the same alternating rounds. torch runs on that checkpoint's weights.
+   beside lumen's next-token forward on the same GGUF file as it loads (bench_model with LUMEN_BENCH_CHECKPOINT: f32
+   in place, f16 kept at half size and widened by tiles), f32 against f32 and f16 against f16, all in the same
+   alternating rounds. torch runs on that checkpoint's weights.
    Whole processes too: `lumen gpt DIR "hello" --top 1` and `lumen gpt DIR <1024-token text> --top 1` (wall time
    from outside, best of the rounds; peak RSS from /usr/bin/time, the kernel's accounting of lumen alone).
    Agreement: the top-5 next tokens after the 1024 ids from lumen (`lumen gpt --json --top 5`), torch and llama.cpp,
@@ -76,10 +78,16 @@ def parity(build):
     return worst < 1e-4
 
 
-def lumen_times(build, threads):
+def lumen_times(build, threads, checkpoint=None):
+    """bench_model's seconds by benchmark name: the GPT-2-small forwards and the sgemm peak, or (checkpoint: a GGUF
+    file) that checkpoint's next-token forward as it loads, f16 kept f16."""
     exe = find(build, "bench_model")
     env = dict(os.environ, LUMEN_BENCH_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
-    out = subprocess.run([exe, "--benchmark_format=json", "--benchmark_filter=Gpt2Small|SgemmPeak"], env=env, check=True, capture_output=True, text=True).stdout
+    which = "Gpt2Small|SgemmPeak"
+    if checkpoint:
+        env["LUMEN_BENCH_CHECKPOINT"] = checkpoint
+        which = "CheckpointForwardLastLogits"
+    out = subprocess.run([exe, "--benchmark_format=json", f"--benchmark_filter={which}"], env=env, check=True, capture_output=True, text=True).stdout
     t = {}
     for b in json.loads(out)["benchmarks"]:
         t[b["run_name"].split("/")[0]] = b["real_time"] / 1e3
@@ -255,7 +263,7 @@ def peers_main(a, ok):
         th = ["--threads", str(a.threads)]
         hello = [lumen, "-q", "gpt", d, "hello", "--top", "1", *th]
         long = [lumen, "-q", "gpt", d, text, "--top", "1", *th]
-        lt, tt, ll, proc = {}, {"all": float("inf"), "last": float("inf")}, {}, {}
+        lt, tt, ll, lg, proc = {}, {"all": float("inf"), "last": float("inf")}, {}, {}, {}
         each, loads = {}, []  # each side's time in every round, and the load after each step
 
         def keep(name, sec):
@@ -274,6 +282,10 @@ def peers_main(a, ok):
                 keep(f"torch {kind}", t)
             loads.append(os.getloadavg()[0])
             for dtype in ggufs:
+                k = f"lumen {dtype} GGUF"
+                v = lumen_times(a.build, a.threads, ggufs[dtype])["BM_CheckpointForwardLastLogits"]
+                lg[dtype] = min(lg.get(dtype, float("inf")), v)
+                keep(k, v)
                 j = llama(dtype, 2)
                 if dtype not in ll or j["seconds"] < ll[dtype]["seconds"]:
                     ll[dtype] = j
@@ -303,7 +315,9 @@ def peers_main(a, ok):
                 ("", "torch f32", tt["all"], flops, ours),
                 ("next-token logits only", "lumen (bench_model)", ours_last, flops_last, None),
                 ("", "torch f32", tt["last"], flops_last, ours_last)]
-        rows += [("", f"llama.cpp, {k} GGUF", v["seconds"], flops_last, ours_last) for k, v in ll.items()]
+        for k, v in ll.items():  # each GGUF: lumen on it as it loads (f16 kept f16), then llama.cpp against that
+            rows += [(f"next-token, {k} GGUF", "lumen (bench_model)", lg[k], flops_last, None),
+                     ("", f"llama.cpp, {k} GGUF", v["seconds"], flops_last, lg[k])]
         print(f"{'forward':<28} {'side':<22} {'seconds':>8} {'GFLOP/s':>8} {'of peak':>8}  ratio (peer time / lumen time)")
         for what, side, sec, fl, base in rows:
             ratio = f"{sec / base:.2f}x" if base else ""

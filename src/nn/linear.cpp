@@ -20,14 +20,46 @@ float bias_rows(float* out, const float* bias, std::size_t BT, std::size_t OC) {
   return 1.0f;
 }
 
-// The products go as column blocks of out on lumen's threads, each a single-threaded sgemm: OpenBLAS's own workers
-// would spin (sched_yield) through the attention and activations that run on lumen's threads between the products,
-// taking their cores. fn(o0, o1) computes columns [o0, o1), whole blocks of kCols (the last one short).
+// The products go as column blocks of out on lumen's threads, each a single-threaded sgemm (sgemv for one row):
+// OpenBLAS's own workers would spin (sched_yield) through the attention and activations that run on lumen's threads
+// between the products, taking their cores. Blocks are whole multiples of kCols columns (the last one short).
 constexpr std::size_t kCols = 64;
 
-void column_blocks(std::size_t OC, std::size_t threads, const std::function<void(std::size_t, std::size_t)>& fn) {
-  parallel_for((OC + kCols - 1) / kCols, threads,
-               [&](std::size_t b, std::size_t e, std::size_t) { fn(b * kCols, std::min(OC, e * kCols)); });
+// Columns per tile: up to 2 MB of f32 weight (whole blocks, at most 512 columns). A half weight is widened a tile at
+// a time, and sgemm packs inp again for each tile, so a tile is as wide as the cache allows.
+std::size_t tile_columns(std::size_t C) {
+  return std::clamp<std::size_t>((std::size_t{1} << 19) / std::max<std::size_t>(C, 1) / kCols * kCols, kCols,
+                                 8 * kCols);
+}
+
+// The weight's columns [o0, o0+n) (rows of a (OC,C) weight, columns of a (C,OC) one) as f32, and their stride.
+struct Columns {
+  const float* w;
+  std::size_t ld;
+};
+using Fetch = std::function<Columns(std::size_t o0, std::size_t n, std::vector<float>& tile)>;
+
+// out (BT,OC) (+)= inp . W^T on lumen's threads. One row (the next token's step) goes by sgemv, tile by tile: a
+// matrix-vector product reads the weight once, where sgemm first packs it; the tiles are the same whatever the
+// weight's width, so an f16 weight and its f32 widening give the same bits. More rows go by one sgemm per block for
+// f32 (whole_blocks), by tiles for a half weight.
+void products(float* out, const float* inp, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads,
+              bool in_out, float beta, bool whole_blocks, const Fetch& fetch) {
+  const ScopedBlasThreads guard(1);
+  parallel_for((OC + kCols - 1) / kCols, threads, [&](std::size_t b, std::size_t e, std::size_t) {
+    const std::size_t c0 = b * kCols, c1 = std::min(OC, e * kCols);
+    const std::size_t step = BT > 1 && whole_blocks ? c1 - c0 : tile_columns(C);
+    std::vector<float> tile;
+    for (std::size_t o0 = c0; o0 < c1; o0 += step) {
+      const std::size_t n = std::min(step, c1 - o0);
+      const Columns W = fetch(o0, n, tile);
+      float* y = out + o0;
+      if (BT == 1 && in_out) blas::sgemv(guard, C, n, 1.0f, W.w, W.ld, inp, beta, y, blas::Op::T);
+      else if (BT == 1) blas::sgemv(guard, n, C, 1.0f, W.w, W.ld, inp, beta, y, blas::Op::N);
+      else if (in_out) blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, OC);
+      else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, OC);
+    }
+  });
 }
 
 }  // namespace
@@ -36,18 +68,8 @@ void matmul_forward(float* out, const float* inp, const float* weight, const flo
                     std::size_t OC, std::size_t threads, bool weight_in_out) {
   if (BT == 0 || OC == 0) return;
   const float beta = bias_rows(out, bias, BT, OC);
-  // One row (the next token's step): a matrix-vector product reads the weight once, where sgemm first packs it.
-  if (BT == 1) {
-    const ScopedBlasThreads guard(threads);
-    return blas::sgemv(guard, weight_in_out ? C : OC, weight_in_out ? OC : C, 1.0f, weight, weight_in_out ? OC : C, inp,
-                       beta, out, weight_in_out ? blas::Op::T : blas::Op::N);
-  }
-  const ScopedBlasThreads guard(1);
-  column_blocks(OC, threads, [&](std::size_t o0, std::size_t o1) {
-    const std::size_t n = o1 - o0;
-    if (weight_in_out)
-      blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, weight + o0, OC, beta, out + o0, OC);
-    else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, weight + o0 * C, C, beta, out + o0, OC);
+  products(out, inp, BT, C, OC, threads, weight_in_out, beta, true, [&](std::size_t o0, std::size_t, auto&) {
+    return weight_in_out ? Columns{weight + o0, OC} : Columns{weight + o0 * C, C};  // in place
   });
 }
 
@@ -59,26 +81,16 @@ void matmul_forward(float* out, const float* inp, const std::uint16_t* weight, b
     if (bf16) lumen::kernels::bf16_to_f32(s, d, n);
     else lumen::kernels::f16_to_f32(s, d, n);
   };
-  // Tiles of up to 2 MB of f32 (whole column blocks, at most 512 columns): sgemm packs inp again for each tile, so a
-  // tile is as wide as the cache allows.
-  const std::size_t tile_cols =
-      std::clamp<std::size_t>((std::size_t{1} << 19) / std::max<std::size_t>(C, 1) / kCols * kCols, kCols, 8 * kCols);
-  const ScopedBlasThreads guard(1);
-  column_blocks(OC, threads, [&](std::size_t c0, std::size_t c1) {
-    std::vector<float> tile(std::min(tile_cols, c1 - c0) * C);
-    for (std::size_t o0 = c0; o0 < c1; o0 += tile_cols) {
-      const std::size_t n = std::min(tile_cols, c1 - o0);
-      if (weight_in_out) {  // (C,OC): columns [o0, o0+n) of each row, as the tile (C,n)
-        for (std::size_t i = 0; i < C; ++i) widen(weight + i * OC + o0, tile.data() + i * n, n);
-        if (BT == 1) blas::sgemv(guard, C, n, 1.0f, tile.data(), n, inp, beta, out + o0, blas::Op::T);
-        else blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, tile.data(), n, beta, out + o0, OC);
-      } else {  // (OC,C): rows [o0, o0+n), the tile (n,C)
-        widen(weight + o0 * C, tile.data(), n * C);
-        if (BT == 1) blas::sgemv(guard, n, C, 1.0f, tile.data(), C, inp, beta, out + o0, blas::Op::N);
-        else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, tile.data(), C, beta, out + o0, OC);
-      }
-    }
-  });
+  products(out, inp, BT, C, OC, threads, weight_in_out, beta, false,
+           [&](std::size_t o0, std::size_t n, std::vector<float>& tile) {
+             tile.resize(n * C);
+             if (!weight_in_out) {  // (OC,C): rows [o0, o0+n), the tile (n,C)
+               widen(weight + o0 * C, tile.data(), n * C);
+               return Columns{tile.data(), C};
+             }
+             for (std::size_t i = 0; i < C; ++i) widen(weight + i * OC + o0, tile.data() + i * n, n);  // (C,n)
+             return Columns{tile.data(), n};
+           });
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
