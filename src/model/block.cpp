@@ -23,10 +23,27 @@ void zero(std::vector<float>& v) { std::fill(v.begin(), v.end(), 0.0f); }
 
 }  // namespace
 
+namespace {
+// Columns [0, OC) of out (row stride ldo); a stack's parts fill their columns in turn.
+void linear_into(float* out, std::size_t ldo, const float* inp, const Param& W, const float* bias, std::size_t BT,
+                 std::size_t C, std::size_t OC, std::size_t threads) {
+  if (const auto* parts = W.parts()) {
+    std::size_t o = 0;
+    for (const Param& part : *parts) {
+      const std::size_t rows = part.size() / C;
+      linear_into(out + o, ldo, inp, part, bias == nullptr ? nullptr : bias + o, BT, C, rows, threads);
+      o += rows;
+    }
+    return;
+  }
+  if (W.dtype() == DType::f32) nn::matmul_forward(out, inp, W.data(), bias, BT, C, OC, threads, W.in_out(), ldo);
+  else nn::matmul_forward(out, inp, W.half(), W.dtype() == DType::bf16, bias, BT, C, OC, threads, W.in_out(), ldo);
+}
+}  // namespace
+
 void linear_forward(float* out, const float* inp, const Param& W, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads) {
-  if (W.dtype() == DType::f32) nn::matmul_forward(out, inp, W.data(), bias, BT, C, OC, threads, W.in_out());
-  else nn::matmul_forward(out, inp, W.half(), W.dtype() == DType::bf16, bias, BT, C, OC, threads, W.in_out());
+  linear_into(out, OC, inp, W, bias, BT, C, OC, threads);
 }
 
 BlockActivations::BlockActivations(const nn::ModelShape& s, std::size_t B, std::size_t T, bool keep_att) {

@@ -200,18 +200,14 @@ Weights take_llama(TensorSet& ts, const nn::ModelShape& s, const std::function<v
     const std::string l = fmt::format("layers.{}.", i);
     BlockWeights b;
     b.norm1_w = ts.take(l + "input_layernorm.weight", {C});
-    std::vector<float> qkv, fc;  // three tensors in one buffer, and two: copied
-    qkv.reserve((s.heads + 2 * s.kv_heads) * hs * C);
-    ts.take_into(qkv, l + "self_attn.q_proj.weight", {s.heads * hs, C});
-    ts.take_into(qkv, l + "self_attn.k_proj.weight", {s.kv_heads * hs, C});
-    ts.take_into(qkv, l + "self_attn.v_proj.weight", {s.kv_heads * hs, C});
-    b.qkv_w = std::move(qkv);
+    // q, k and v as one stack of three, gate and up of two: each part in place.
+    b.qkv_w = Param::stack({ts.take(l + "self_attn.q_proj.weight", {s.heads * hs, C}, false, true),
+                            ts.take(l + "self_attn.k_proj.weight", {s.kv_heads * hs, C}, false, true),
+                            ts.take(l + "self_attn.v_proj.weight", {s.kv_heads * hs, C}, false, true)});
     b.attn_proj_w = ts.take(l + "self_attn.o_proj.weight", {C, s.heads * hs}, false, true);
     b.norm2_w = ts.take(l + "post_attention_layernorm.weight", {C});
-    fc.reserve(2 * F * C);
-    ts.take_into(fc, l + "mlp.gate_proj.weight", {F, C});
-    ts.take_into(fc, l + "mlp.up_proj.weight", {F, C});
-    b.fc_w = std::move(fc);
+    b.fc_w = Param::stack({ts.take(l + "mlp.gate_proj.weight", {F, C}, false, true),
+                           ts.take(l + "mlp.up_proj.weight", {F, C}, false, true)});
     b.proj_w = ts.take(l + "mlp.down_proj.weight", {C, F}, false, true);
     w.blocks.push_back(std::move(b));
     tick();

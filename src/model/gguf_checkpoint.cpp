@@ -165,8 +165,6 @@ class GgufTensors {
   std::size_t parameters_ = 0;
 };
 
-void append(std::vector<float>& to, const std::vector<float>& from) { to.insert(to.end(), from.begin(), from.end()); }
-
 // Appends q or k rows, from GGUF's interleaved order back to Hugging Face's rotate-half one.
 void append_unpermuted(std::vector<float>& out, const std::vector<float>& w, std::size_t rows, std::size_t C,
                        std::size_t hs) {
@@ -191,17 +189,13 @@ Weights take_weights(GgufTensors& ts, const Config& c, const std::function<void(
     b.norm1_w = ts.take(blk + "attn_norm.weight", 1, C);
     b.norm2_w = ts.take(blk + "ffn_norm.weight", 1, C);
     if (llama) {
-      std::vector<float> qkv, fc;  // q and k rows unpermuted, three tensors in one buffer, and two: copied
-      qkv.reserve((NQ + 2 * NKV) * C);
-      append_unpermuted(qkv, ts.copy(blk + "attn_q.weight", NQ, C), NQ, C, hs);
-      append_unpermuted(qkv, ts.copy(blk + "attn_k.weight", NKV, C), NKV, C, hs);
-      append(qkv, ts.copy(blk + "attn_v.weight", NKV, C));
-      b.qkv_w = std::move(qkv);
+      // q and k with their rows unpermuted (copies), v in place: one stack. gate and up in place: another.
+      std::vector<float> q, k;
+      append_unpermuted(q, ts.copy(blk + "attn_q.weight", NQ, C), NQ, C, hs);
+      append_unpermuted(k, ts.copy(blk + "attn_k.weight", NKV, C), NKV, C, hs);
+      b.qkv_w = Param::stack({std::move(q), std::move(k), ts.take(blk + "attn_v.weight", NKV, C, true)});
       b.attn_proj_w = ts.take(blk + "attn_output.weight", C, NQ, true);
-      fc.reserve(2 * F * C);
-      append(fc, ts.copy(blk + "ffn_gate.weight", F, C));
-      append(fc, ts.copy(blk + "ffn_up.weight", F, C));
-      b.fc_w = std::move(fc);
+      b.fc_w = Param::stack({ts.take(blk + "ffn_gate.weight", F, C, true), ts.take(blk + "ffn_up.weight", F, C, true)});
       b.proj_w = ts.take(blk + "ffn_down.weight", C, F, true);
     } else {
       b.norm1_b = ts.take(blk + "attn_norm.bias", 1, C);

@@ -15,6 +15,25 @@ Param Param::view(Matrix m, bool in_out) {
   return p;
 }
 
+Param Param::stack(std::vector<Param> parts) {
+  Param p;
+  for (const Param& part : parts) {
+    if (part.in_out()) throw Error("Param::stack: a part lies (in, out); stacks join (out, in) rows");
+    p.stacked_size_ += part.size();
+  }
+  p.parts_ = std::make_shared<const std::vector<Param>>(std::move(parts));
+  p.wide_ = std::make_shared<Wide>();
+  return p;
+}
+
+bool Param::borrowed() const {
+  if (view_) return true;
+  if (parts_)
+    for (const Param& part : *parts_)
+      if (part.borrowed()) return true;
+  return false;
+}
+
 namespace {
 std::vector<float> widen(const Matrix& m, const std::uint16_t* bits) {
   std::vector<float> out(m.size());
@@ -25,22 +44,32 @@ std::vector<float> widen(const Matrix& m, const std::uint16_t* bits) {
 }  // namespace
 
 const float* Param::data() const {
-  if (!view_) return values_.data();
+  if (!view_ && !parts_) return values_.data();
   if (!wide_) return view_->f32().data();
   std::call_once(wide_->once, [this] {
-    wide_->values = widen(*view_, half());
+    wide_->values = view_ ? widen(*view_, half()) : out_in();
     wide_->made = true;
   });
   return wide_->values.data();
 }
 
 const std::uint16_t* Param::half() const {
-  if (!wide_) return nullptr;
+  if (!wide_ || !view_) return nullptr;
   return reinterpret_cast<const std::uint16_t*>(view_->data());  // NOLINT: f16/bf16 bits, 2-byte aligned
 }
 
 std::vector<float> Param::out_in() const {
-  // A half view is widened here, not through data()'s kept copy: this copy is the caller's.
+  // A half view is widened here, and a stack joined, not through data()'s kept copy: this copy is the caller's.
+  if (parts_ && !wide_->made) {
+    std::vector<float> out;
+    reserve_more(out, stacked_size_);
+    for (const Param& part : *parts_) {
+      const std::vector<float> rows = part.out_in();
+      out.insert(out.end(), rows.begin(), rows.end());
+    }
+    return out;
+  }
+  if (parts_) return {begin(), end()};
   if (wide_ && !wide_->made) {
     std::vector<float> wide = widen(*view_, half());
     if (!in_out_) return wide;
@@ -55,9 +84,10 @@ std::vector<float> Param::out_in() const {
 }
 
 std::vector<float>& Param::values() {
-  if (view_) {
+  if (view_ || parts_) {
     values_ = out_in();
     view_.reset();
+    parts_.reset();
     wide_.reset();
     in_out_ = false;
   }
@@ -66,6 +96,7 @@ std::vector<float>& Param::values() {
 
 void Param::assign(std::size_t n, float v) {
   view_.reset();
+  parts_.reset();
   wide_.reset();
   in_out_ = false;
   values_.assign(n, v);

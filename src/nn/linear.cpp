@@ -12,11 +12,11 @@ namespace lumen::nn {
 
 namespace {
 
-// out's rows start as the bias (beta 1 for the products that add to them), or are overwritten (beta 0).
-float bias_rows(float* out, const float* bias, std::size_t BT, std::size_t OC) {
+// out's rows (stride ldo) start as the bias (beta 1 for the products that add to them), or are overwritten (beta 0).
+float bias_rows(float* out, const float* bias, std::size_t BT, std::size_t OC, std::size_t ldo) {
   if (bias == nullptr) return 0.0f;
   for (std::size_t i = 0; i < BT; ++i)
-    for (std::size_t o = 0; o < OC; ++o) out[i * OC + o] = bias[o];
+    for (std::size_t o = 0; o < OC; ++o) out[i * ldo + o] = bias[o];
   return 1.0f;
 }
 
@@ -43,8 +43,8 @@ using Fetch = std::function<Columns(std::size_t o0, std::size_t n, std::vector<f
 // matrix-vector product reads the weight once, where sgemm first packs it; the tiles are the same whatever the
 // weight's width, so an f16 weight and its f32 widening give the same bits. More rows go by one sgemm per block for
 // f32 (whole_blocks), by tiles for a half weight.
-void products(float* out, const float* inp, std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads,
-              bool in_out, float beta, bool whole_blocks, const Fetch& fetch) {
+void products(float* out, std::size_t ldo, const float* inp, std::size_t BT, std::size_t C, std::size_t OC,
+              std::size_t threads, bool in_out, float beta, bool whole_blocks, const Fetch& fetch) {
   const ScopedBlasThreads guard(1);
   parallel_for((OC + kCols - 1) / kCols, threads, [&](std::size_t b, std::size_t e, std::size_t) {
     const std::size_t c0 = b * kCols, c1 = std::min(OC, e * kCols);
@@ -56,8 +56,8 @@ void products(float* out, const float* inp, std::size_t BT, std::size_t C, std::
       float* y = out + o0;
       if (BT == 1 && in_out) blas::sgemv(guard, C, n, 1.0f, W.w, W.ld, inp, beta, y, blas::Op::T);
       else if (BT == 1) blas::sgemv(guard, n, C, 1.0f, W.w, W.ld, inp, beta, y, blas::Op::N);
-      else if (in_out) blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, OC);
-      else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, OC);
+      else if (in_out) blas::sgemm(guard, blas::Op::N, blas::Op::N, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, ldo);
+      else blas::sgemm(guard, blas::Op::N, blas::Op::T, BT, n, C, 1.0f, inp, C, W.w, W.ld, beta, y, ldo);
     }
   });
 }
@@ -65,23 +65,26 @@ void products(float* out, const float* inp, std::size_t BT, std::size_t C, std::
 }  // namespace
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
-                    std::size_t OC, std::size_t threads, bool weight_in_out) {
+                    std::size_t OC, std::size_t threads, bool weight_in_out, std::size_t ldo) {
   if (BT == 0 || OC == 0) return;
-  const float beta = bias_rows(out, bias, BT, OC);
-  products(out, inp, BT, C, OC, threads, weight_in_out, beta, true, [&](std::size_t o0, std::size_t, auto&) {
+  if (ldo == 0) ldo = OC;
+  const float beta = bias_rows(out, bias, BT, OC, ldo);
+  products(out, ldo, inp, BT, C, OC, threads, weight_in_out, beta, true, [&](std::size_t o0, std::size_t, auto&) {
     return weight_in_out ? Columns{weight + o0, OC} : Columns{weight + o0 * C, C};  // in place
   });
 }
 
 void matmul_forward(float* out, const float* inp, const std::uint16_t* weight, bool bf16, const float* bias,
-                    std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads, bool weight_in_out) {
+                    std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads, bool weight_in_out,
+                    std::size_t ldo) {
   if (BT == 0 || OC == 0) return;
-  const float beta = bias_rows(out, bias, BT, OC);
+  if (ldo == 0) ldo = OC;
+  const float beta = bias_rows(out, bias, BT, OC, ldo);
   const auto widen = [bf16](const std::uint16_t* s, float* d, std::size_t n) {
     if (bf16) lumen::kernels::bf16_to_f32(s, d, n);
     else lumen::kernels::f16_to_f32(s, d, n);
   };
-  products(out, inp, BT, C, OC, threads, weight_in_out, beta, false,
+  products(out, ldo, inp, BT, C, OC, threads, weight_in_out, beta, false,
            [&](std::size_t o0, std::size_t n, std::vector<float>& tile) {
              tile.resize(n * C);
              if (!weight_in_out) {  // (OC,C): rows [o0, o0+n), the tile (n,C)

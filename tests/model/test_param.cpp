@@ -78,10 +78,15 @@ TEST(Param, F32CheckpointsAreUsedInPlace) {
   EXPECT_TRUE(llama.weights().wte.borrowed());
   EXPECT_TRUE(llama.weights().blocks[0].attn_proj_w.borrowed());
   EXPECT_TRUE(llama.weights().blocks[0].proj_w.borrowed());
-  EXPECT_FALSE(llama.weights().blocks[0].qkv_w.borrowed());  // q, k and v rows joined into one: a copy
+  // q, k and v as a stack of three views, gate and up of two: nothing joined.
+  for (const auto* stack : {&llama.weights().blocks[0].qkv_w, &llama.weights().blocks[0].fc_w}) {
+    ASSERT_NE(stack->parts(), nullptr);
+    for (const auto& part : *stack->parts()) EXPECT_TRUE(part.borrowed());
+  }
+  EXPECT_EQ(llama.weights().blocks[0].qkv_w.parts()->size(), 3u);
 }
 
-TEST(Param, GgufF32IsUsedInPlaceAndLlamaQueryRowsAreCopied) {
+TEST(Param, GgufF32IsUsedInPlaceAndOnlyLlamaQueryAndKeyRowsAreCopied) {
   const fs::path dir = fs::temp_directory_path() / ("lumen-param-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   for (const std::string name : {"gpt2", "llama-sharded"}) {
@@ -91,8 +96,15 @@ TEST(Param, GgufF32IsUsedInPlaceAndLlamaQueryRowsAreCopied) {
     const model::Transformer g = model::load_checkpoint(path);
     EXPECT_TRUE(g.weights().wte.borrowed()) << name;
     EXPECT_TRUE(g.weights().blocks[0].proj_w.borrowed()) << name;
-    EXPECT_FALSE(g.weights().blocks[0].proj_w.in_out()) << name;                // GGUF holds (out, in)
-    EXPECT_EQ(g.weights().blocks[0].qkv_w.borrowed(), name == "gpt2") << name;  // Llama's: unpermuted, a copy
+    EXPECT_FALSE(g.weights().blocks[0].proj_w.in_out()) << name;  // GGUF holds (out, in)
+    EXPECT_TRUE(g.weights().blocks[0].qkv_w.borrowed()) << name;
+    if (name == "gpt2") continue;
+    // Llama's q and k: unpermuted copies; v, gate and up in place.
+    const auto& qkv = *g.weights().blocks[0].qkv_w.parts();
+    EXPECT_FALSE(qkv[0].borrowed());
+    EXPECT_FALSE(qkv[1].borrowed());
+    EXPECT_TRUE(qkv[2].borrowed());
+    for (const auto& part : *g.weights().blocks[0].fc_w.parts()) EXPECT_TRUE(part.borrowed());
   }
   fs::remove_all(dir);
 }
@@ -120,6 +132,27 @@ TEST(Param, AHalfViewWidensOnceWhenReadAsF32) {
   EXPECT_EQ(shared.dtype(), DType::f16);
 }
 
+TEST(Param, AStackJoinsItsPartsOnlyWhenReadAsF32) {
+  auto keep = std::make_shared<std::vector<float>>(std::vector<float>{1, 2, 3, 4});  // (2 rows, in 2)
+  model::Param stack =
+      model::Param::stack({model::Param::view(Matrix::borrow(keep->data(), 2, 2, DType::f32, keep)), {{5, 6}}});
+  const model::Param& cs = stack;
+  EXPECT_EQ(cs.size(), 6u);
+  EXPECT_TRUE(cs.borrowed());
+  ASSERT_NE(cs.parts(), nullptr);
+  EXPECT_EQ(cs.out_in(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_FALSE(cs.widened());
+  EXPECT_EQ(std::vector<float>(cs.begin(), cs.end()), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(cs.widened());
+  stack[5] = 7;  // writing owns the joined rows
+  EXPECT_EQ(cs.parts(), nullptr);
+  EXPECT_EQ(stack.values(), (std::vector<float>{1, 2, 3, 4, 5, 7}));
+  EXPECT_EQ((*keep)[3], 4.0f);
+  // A part stored (in, out) cannot be stacked as rows.
+  EXPECT_THROW(model::Param::stack({model::Param::view(Matrix::borrow(keep->data(), 2, 2, DType::f32, keep), true)}),
+               Error);
+}
+
 // The largest |a - b| over the largest |a|, with |a| checked to be more than noise.
 double relative_error(const std::vector<float>& a, const std::vector<float>& b) {
   EXPECT_EQ(a.size(), b.size());
@@ -137,7 +170,7 @@ TEST(Param, HalfWeightsRunWithoutWideningAndGiveTheWidenedLogits) {
   // tiles, never a whole weight, and its logits are those of the same values widened and owned.
   const fs::path dir = fs::temp_directory_path() / ("lumen-param-half-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::vector<std::string> paths{fixture("gpt2-untied-bf16")};
+  std::vector<std::string> paths{fixture("gpt2-untied-bf16"), fixture("llama-tied-f16")};
   for (const std::string name : {"gpt2", "llama-sharded"}) {
     const model::Transformer hf = model::load_checkpoint(fixture(name));
     paths.push_back((dir / (name + "-f16.gguf")).string());
@@ -163,16 +196,20 @@ TEST(Param, HalfWeightsRunWithoutWideningAndGiveTheWidenedLogits) {
 
 TEST(Param, InPlaceLogitsEqualOwnedOnes) {
   // The same checkpoint with every tensor owned in (out, in) layout (what a model fresh from training holds) runs
-  // to the logits of the one read in place, at every length (T = 1 takes the matrix-vector path).
-  const model::Transformer mapped = model::load_checkpoint(fixture("gpt2"));
-  model::Weights owned = mapped.weights();
-  for (auto* p : model::tensors(owned)) p->values();
-  const model::Transformer copy(mapped.config(), std::move(owned));
-  for (const auto* p : matrices(copy)) EXPECT_FALSE(p->borrowed());
-  for (const std::vector<std::int32_t>& ids :
-       {std::vector<std::int32_t>{7}, std::vector<std::int32_t>{3, 1, 4, 1, 5}}) {
-    const auto a = mapped.forward(ids), b = copy.forward(ids);
-    EXPECT_LT(relative_error(a.logits, b.logits), 1e-6) << "T = " << ids.size();
+  // to the logits of the one read in place (GPT-2's Conv1D views, Llama's stacks), at every length (T = 1 takes the
+  // matrix-vector path).
+  for (const std::string name : {"gpt2", "llama-sharded"}) {
+    const model::Transformer mapped = model::load_checkpoint(fixture(name));
+    model::Weights owned = mapped.weights();
+    for (auto* p : model::tensors(owned)) p->values();
+    const model::Transformer copy(mapped.config(), std::move(owned));
+    for (const auto* p : matrices(copy)) EXPECT_FALSE(p->borrowed());
+    for (const std::vector<std::int32_t>& ids :
+         {std::vector<std::int32_t>{7}, std::vector<std::int32_t>{3, 1, 4, 1, 5}}) {
+      const auto a = mapped.forward(ids), b = copy.forward(ids);
+      EXPECT_LT(relative_error(a.logits, b.logits), 1e-6) << name << " T = " << ids.size();
+    }
+    for (const auto* p : matrices(mapped)) EXPECT_FALSE(p->widened()) << name;
   }
 }
 

@@ -32,7 +32,8 @@ void norm_forward(float* out, float* mean, float* rstd, const float* inp, const 
                   const nn::ModelShape& s, std::size_t BT);
 
 // out (BT,OC) = inp (BT,C) . W^T + bias (nullptr: none), whichever layout and width W lies in: f32 (OC,C) or
-// (C,OC) (in_out), or f16/bf16 kept at half size, which nn::matmul_forward widens a tile at a time.
+// (C,OC) (in_out), or f16/bf16 kept at half size, which nn::matmul_forward widens a tile at a time; a stack part by
+// part, each into its columns.
 void linear_forward(float* out, const float* inp, const Param& W, const float* bias, std::size_t BT, std::size_t C,
                     std::size_t OC, std::size_t threads);
 

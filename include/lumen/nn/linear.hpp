@@ -8,12 +8,14 @@ namespace lumen::nn {
 
 // out (B*T,OC) = inp (B*T,C) . weight (OC,C)^T + bias (OC); bias == nullptr: none (out is overwritten).
 // weight_in_out: the weight lies (C,OC) instead (GPT-2's Conv1D, used in place), and out = inp . weight.
+// ldo: out's row stride (0: OC), for a product that fills some columns of a wider output.
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t BT, std::size_t C,
-                    std::size_t OC, std::size_t threads = 0, bool weight_in_out = false);
+                    std::size_t OC, std::size_t threads = 0, bool weight_in_out = false, std::size_t ldo = 0);
 // The same with the weight in f16 (bf16: bf16) bits, kept at half size: widened to f32 a tile of columns at a time
 // on each thread, never whole.
 void matmul_forward(float* out, const float* inp, const std::uint16_t* weight, bool bf16, const float* bias,
-                    std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads = 0, bool weight_in_out = false);
+                    std::size_t BT, std::size_t C, std::size_t OC, std::size_t threads = 0, bool weight_in_out = false,
+                    std::size_t ldo = 0);
 // dinp (B*T,C) += dout (B*T,OC) . weight (OC,C); dweight (OC,C) += dout^T . inp; dbias (OC) += dout summed over
 // rows. dinp or dbias == nullptr: not wanted. ACCUMULATES, as llm.c's backward passes do: the caller zeroes the
 // gradients once per step.
