@@ -45,7 +45,7 @@ class Param {
   bool borrowed() const;  // a view, or a stack with a view among its parts
   bool in_out() const { return in_out_; }
   DType dtype() const { return view_ ? view_->dtype() : DType::f32; }  // a stack: f32 (its parts say their own)
-  const std::vector<Param>* parts() const { return parts_.get(); }  // a stack's parts; nullptr otherwise
+  const std::vector<Param>* parts() const { return parts_.get(); }     // a stack's parts; nullptr otherwise
   // A half view's stored bits (f16 or bf16, as dtype() says), in the view's layout; nullptr for f32.
   const std::uint16_t* half() const;
   // Whether data() has widened a half view or joined a stack (tests: the forward must not).
