@@ -224,6 +224,20 @@ def text_of_tokens(lumen, model_dir, n):
     return short, ids
 
 
+def ggufs_and_prompt(lumen, d, tmp, stem, dtypes, T):
+    """`lumen convert` of the directory d to a GGUF per dtype in tmp, and a T-token prompt: (ggufs by dtype, text,
+    ids, the ids as a JSON file for llama_cpp_eval.mjs)."""
+    ggufs = {}
+    for dtype in dtypes:
+        ggufs[dtype] = os.path.join(tmp, f"{stem}-{dtype}.gguf")
+        subprocess.run([lumen, "-q", "convert", d, ggufs[dtype], "--dtype", dtype], check=True, capture_output=True)
+    text, ids = text_of_tokens(lumen, d, T)
+    ids_file = os.path.join(tmp, "ids.json")
+    with open(ids_file, "w") as f:
+        json.dump(ids, f)
+    return ggufs, text, ids, ids_file
+
+
 def top5_line(name, got, ref):
     """got, ref: lists of (id, prob). Same ids in the same order, same set, and the largest probability gap."""
     same_order = [i for i, _ in got] == [i for i, _ in ref]
@@ -248,14 +262,7 @@ def peers_main(a, ok):
         d = os.path.join(tmp, "gpt2-small")
         w = write_gpt2_small(d)
         use_llama = not a.no_llama
-        ggufs = {}
-        for dtype in ("f32", "f16") if use_llama else ():
-            ggufs[dtype] = os.path.join(tmp, f"gpt2-small-{dtype}.gguf")
-            subprocess.run([lumen, "-q", "convert", d, ggufs[dtype], "--dtype", dtype], check=True, capture_output=True)
-        text, ids = text_of_tokens(lumen, d, T)
-        ids_file = os.path.join(tmp, "ids.json")
-        with open(ids_file, "w") as f:
-            json.dump(ids, f)
+        ggufs, text, ids, ids_file = ggufs_and_prompt(lumen, d, tmp, "gpt2-small", ("f32", "f16") if use_llama else (), T)
         sizes = "".join(f", GGUF {k} by lumen convert {os.path.getsize(v) / 1e6:.0f} MB" for k, v in ggufs.items())
         print(f"checkpoint: GPT-2 small shape (V {V}, d {C}, {L} layers, {GPT2_SMALL['H']} heads, context {T}), random, "
               f"tied; safetensors f32 {os.path.getsize(os.path.join(d, 'model.safetensors')) / 1e6:.0f} MB{sizes}; "
@@ -536,14 +543,7 @@ def llama_main(a):
     with tempfile.TemporaryDirectory() as tmp:
         d = os.path.join(tmp, "llama-shape")
         write_llama_shape(d)
-        ggufs = {}
-        for dtype in ("f32", "f16"):
-            ggufs[dtype] = os.path.join(tmp, f"llama-shape-{dtype}.gguf")
-            subprocess.run([lumen, "-q", "convert", d, ggufs[dtype], "--dtype", dtype], check=True, capture_output=True)
-        text, ids = text_of_tokens(lumen, d, T)
-        ids_file = os.path.join(tmp, "ids.json")
-        with open(ids_file, "w") as f:
-            json.dump(ids, f)
+        ggufs, text, ids, ids_file = ggufs_and_prompt(lumen, d, tmp, "llama-shape", ("f32", "f16"), T)
         print(f"checkpoint: Llama shape (V {V}, d {C}, {L} layers, {H} heads, {KV} kv heads, SwiGLU {F}, RoPE, "
               f"untied), random; safetensors f32 {os.path.getsize(os.path.join(d, 'model.safetensors')) / 1e6:.0f} MB"
               + "".join(f", GGUF {k} {os.path.getsize(v) / 1e6:.0f} MB" for k, v in ggufs.items())
