@@ -37,8 +37,7 @@ bool Param::borrowed() const {
 namespace {
 std::vector<float> widen(const Matrix& m, const std::uint16_t* bits) {
   std::vector<float> out(m.size());
-  if (m.dtype() == DType::f16) kernels::f16_to_f32(bits, out.data(), out.size());
-  else kernels::bf16_to_f32(bits, out.data(), out.size());
+  kernels::half_to_f32(m.dtype(), bits, out.data(), out.size());
   return out;
 }
 }  // namespace

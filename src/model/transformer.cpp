@@ -98,8 +98,7 @@ void embed(float* out, const std::vector<std::int32_t>& ids, const Param& E, con
   for (std::size_t t = 0; t < T; ++t) {
     const std::uint16_t* row = E.half() + static_cast<std::size_t>(ids[t]) * C;
     float* o = out + t * C;
-    if (E.dtype() == DType::f16) kernels::f16_to_f32(row, o, C);
-    else kernels::bf16_to_f32(row, o, C);
+    kernels::half_to_f32(E.dtype(), row, o, C);
     if (pos != nullptr)
       for (std::size_t i = 0; i < C; ++i) o[i] = o[i] + pos[t * C + i];
   }

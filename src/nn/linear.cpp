@@ -80,9 +80,9 @@ void matmul_forward(float* out, const float* inp, const std::uint16_t* weight, b
   if (BT == 0 || OC == 0) return;
   if (ldo == 0) ldo = OC;
   const float beta = bias_rows(out, bias, BT, OC, ldo);
-  const auto widen = [bf16](const std::uint16_t* s, float* d, std::size_t n) {
-    if (bf16) lumen::kernels::bf16_to_f32(s, d, n);
-    else lumen::kernels::f16_to_f32(s, d, n);
+  const DType dtype = bf16 ? DType::bf16 : DType::f16;
+  const auto widen = [dtype](const std::uint16_t* s, float* d, std::size_t n) {
+    lumen::kernels::half_to_f32(dtype, s, d, n);
   };
   products(out, ldo, inp, BT, C, OC, threads, weight_in_out, beta, false,
            [&](std::size_t o0, std::size_t n, std::vector<float>& tile) {
