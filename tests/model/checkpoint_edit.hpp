@@ -59,6 +59,12 @@ class EditedCheckpoint {
     std::memcpy(buffer.data() + b + 4 * i, &v, 4);
   }
 
+  // Writes 16 bits into element i of tensor `name` (an F16 or BF16 tensor).
+  void poke16(const std::string& name, std::size_t i, std::uint16_t bits) {
+    const auto b = header[name]["data_offsets"][0].get<std::uint64_t>();
+    std::memcpy(buffer.data() + b + 2 * i, &bits, 2);
+  }
+
   void save() const {
     std::string h = header.dump();
     h.append((8 - h.size() % 8) % 8, ' ');

@@ -86,6 +86,19 @@ TEST(CheckpointErrors, NanAndInfWeights) {
   }
 }
 
+TEST(CheckpointErrors, NanAndInfInHalfWeightsKeptInPlace) {
+  // A BF16 linear weight stays a half view of the file: its check reads the 16-bit values themselves.
+  for (const auto& [bits, what] : {std::pair<std::uint16_t, const char*>{0x7fc0, "NaN"}, {0xff80, "an infinity"}}) {
+    EditedCheckpoint c("gpt2-untied-bf16", "halfnan");
+    c.poke16("transformer.h.0.mlp.c_fc.weight", 5, bits);
+    c.save();
+    const std::string e = load_error(c.dir());
+    EXPECT_NE(e.find(std::string("tensor 'transformer.h.0.mlp.c_fc.weight' holds ") + what + " at element 5"),
+              std::string::npos)
+        << e;
+  }
+}
+
 TEST(CheckpointErrors, UnsupportedDtype) {
   EditedCheckpoint c("gpt2", "dtype");
   c.header["ln_f.bias"]["dtype"] = "I32";
